@@ -1,0 +1,61 @@
+"""MkDocs hook: adds the recipe catalogue to the site. MkDocs events only; the work is in `openrecipes`.
+
+MkDocs imports this file with its folder on sys.path only while the module first runs, so the
+package is imported here at the top, never lazily inside an event.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+from openrecipes.render import TEMPLATES_DIR
+from openrecipes.site import HOME_PAGE, plan_site
+
+# Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
+log = logging.getLogger("mkdocs.plugins.openrecipes")
+
+WATCHED = ("recipes", "schema")
+
+
+def _root(config: MkDocsConfig) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    root = _root(config)
+    for path in (*(root / name for name in WATCHED), TEMPLATES_DIR):
+        if path.is_dir() and str(path) not in config.watch:
+            config.watch.append(str(path))
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    root = _root(config)
+    hand_written = [file.src_uri for file in files if not file.generated_by]
+    plan = plan_site(root, hand_written=hand_written, use_directory_urls=config.use_directory_urls)
+    if plan.problems:
+        for problem in plan.problems:
+            log.error(str(problem))
+        files_with_problems = len({problem.path for problem in plan.problems})
+        raise PluginError(
+            f"{len(plan.problems)} problem{'s' if len(plan.problems) != 1 else ''} in "
+            f"{files_with_problems} file{'s' if files_with_problems != 1 else ''}; the site was not built"
+        )
+    docs_dir = Path(config.docs_dir).resolve()
+    for output in plan.outputs:
+        if output.copy_of is not None:
+            file = File.generated(config, output.src_uri, abs_src_path=str(output.copy_of))
+        else:
+            file = File.generated(config, output.src_uri, content=output.content)
+        if output.edit_path:
+            file.edit_uri = Path(os.path.relpath(root / output.edit_path, docs_dir)).as_posix()
+        if output.src_uri != HOME_PAGE:
+            file.inclusion = InclusionLevel.NOT_IN_NAV
+        files.append(file)
+    return files

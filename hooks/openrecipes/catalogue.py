@@ -1,0 +1,200 @@
+"""Finding, reading and validating every recipe file: files -> records, with all problems collected."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .problems import Problem, json_path, sorted_problems
+from .records import Recipe, RecipeFields, build_record
+from .schema import SCHEMA_RELATIVE_PATH, RecipeSchema
+from .yamlsource import MAX_FILE_BYTES, Document, read_document
+
+RECIPES_DIR = "recipes"
+RECIPE_SUFFIX = ".yaml"
+_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """All valid recipes in table order, and every problem found on the way."""
+
+    recipes: tuple[Recipe, ...]
+    problems: tuple[Problem, ...]
+    files_read: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def slug(name: str) -> str:
+    """The folder name a model or GPU type is filed under: `Llama 3.1 70B` -> `llama-3.1-70b`."""
+    return re.sub(r"[^a-z0-9._]+", "-", name.lower()).strip("-")
+
+
+def recipe_id_for(relative_path: str) -> str:
+    """`recipes/m/g/n.yaml` -> `m/g/n`."""
+    return relative_path.removeprefix(RECIPES_DIR + "/").removesuffix(RECIPE_SUFFIX)
+
+
+def discover(root: Path, only: Iterable[Path] | None = None) -> tuple[list[Path], list[Problem]]:
+    """Recipe files under `root/recipes` (or just `only`), and problems with the tree itself."""
+    recipes_dir = root / RECIPES_DIR
+    problems: list[Problem] = []
+    if only is not None:
+        candidates = sorted({Path(path).absolute() for path in only})
+    else:
+        candidates = sorted(_walk(recipes_dir, root, problems))
+    files = []
+    for path in candidates:
+        display = _display_path(path, root)
+        if path.is_symlink():
+            target = Path(os.path.realpath(path))
+            where = "inside" if target.is_relative_to(recipes_dir.resolve()) else "outside"
+            problems.append(
+                Problem(display, 0, 0, "", f"is a symbolic link to a file {where} recipes/; commit the recipe itself")
+            )
+            continue
+        layout_problem = _layout_problem(path, recipes_dir, display)
+        if layout_problem:
+            problems.append(layout_problem)
+            continue
+        files.append(path)
+    return files, problems
+
+
+def _walk(recipes_dir: Path, root: Path, problems: list[Problem]) -> Iterator[Path]:
+    if not recipes_dir.is_dir():
+        return
+    for directory, subdirectories, filenames in os.walk(recipes_dir, followlinks=False):
+        for name in sorted(subdirectories):
+            if (Path(directory) / name).is_symlink():
+                display = _display_path(Path(directory) / name, root)
+                problems.append(
+                    Problem(display, 0, 0, "", "is a symbolic link to a folder; recipes/ holds real files only")
+                )
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith("."))
+        for name in filenames:
+            if name.lower().endswith((".yaml", ".yml")):
+                yield Path(directory) / name
+
+
+def _display_path(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _layout_problem(path: Path, recipes_dir: Path, display: str) -> Problem | None:
+    expected = "recipes/<model>/<gpu>/<name>.yaml"
+    try:
+        parts = path.relative_to(recipes_dir).parts
+    except ValueError:
+        return Problem(display, 0, 0, "", f"is not under recipes/; recipe files live at {expected}")
+    if path.suffix != RECIPE_SUFFIX:
+        return Problem(display, 0, 0, "", f"recipe files end in '.yaml' (not {path.suffix!r}): rename it")
+    if len(parts) != 3:
+        return Problem(display, 0, 0, "", f"is not at {expected} ({len(parts) - 1} folders deep instead of 2)")
+    segments = [*parts[:2], parts[2].removesuffix(RECIPE_SUFFIX)]
+    for segment in segments:
+        if not _SEGMENT.match(segment):
+            return Problem(
+                display,
+                0,
+                0,
+                "",
+                f"{segment!r} cannot be part of a recipe id: use letters, digits, '.', '_' and '-', "
+                "starting with a letter or digit",
+            )
+    return None
+
+
+def load_catalogue(root: Path, schema: RecipeSchema | None = None, only: Iterable[Path] | None = None) -> Catalogue:
+    """Read and validate every recipe under `root` (or only the given files)."""
+    schema = schema or RecipeSchema.load(root / SCHEMA_RELATIVE_PATH)
+    files, problems = discover(root, only)
+    recipes = []
+    for path in files:
+        recipe, file_problems = load_recipe(path, root, schema)
+        problems.extend(file_problems)
+        if recipe is not None:
+            recipes.append(recipe)
+    problems.extend(id_collisions(recipes))
+    return Catalogue(tuple(sorted(recipes, key=table_order_key)), sorted_problems(problems), len(files))
+
+
+def load_recipe(path: Path, root: Path, schema: RecipeSchema) -> tuple[Recipe | None, list[Problem]]:
+    display = _display_path(path, root)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        return None, [Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}")]
+    document, problems = read_document(raw, display)
+    if document is None:
+        return None, problems
+    if not isinstance(document.data, dict):
+        kind = "a list" if isinstance(document.data, list) else "a single value"
+        problems.append(
+            Problem(display, 1, 1, "$", f"the file holds {kind}; a recipe is a mapping of fields (key: value)")
+        )
+        return None, problems
+    problems.extend(schema.problems(document.data, document.source_map, display))
+    if problems:
+        return None, problems
+    fields = build_record(RecipeFields, document.data)
+    recipe = Recipe(id=recipe_id_for(display), path=display, raw=raw, fields=fields)
+    return recipe, _placement_problems(recipe, document)
+
+
+def _placement_problems(recipe: Recipe, document: Document) -> list[Problem]:
+    """The folders a recipe is filed under must say what the file says."""
+    model_folder, gpu_folder, _ = recipe.id.split("/")
+    problems = []
+    for folder, value, field in (
+        (model_folder, recipe.fields.model, ("model",)),
+        (gpu_folder, recipe.fields.gpu.type, ("gpu", "type")),
+    ):
+        if folder.lower() != slug(value):
+            position = document.source_map.value_at(field)
+            right = recipe.path.split("/")
+            right[len(field)] = slug(value)
+            problems.append(
+                Problem(
+                    recipe.path,
+                    position.line,
+                    position.column,
+                    json_path(field),
+                    f"{value!r} is filed under the folder {folder!r}; move the file to {'/'.join(right)} "
+                    "or correct the value",
+                )
+            )
+    return problems
+
+
+def id_collisions(recipes: Iterable[Recipe]) -> list[Problem]:
+    """Ids must differ in more than letter case: pages would overwrite each other on some systems."""
+    by_folded: dict[str, list[Recipe]] = defaultdict(list)
+    for recipe in recipes:
+        by_folded[recipe.id.casefold()].append(recipe)
+    problems = []
+    for group in by_folded.values():
+        if len(group) > 1:
+            for recipe in group:
+                others = ", ".join(other.path for other in group if other is not recipe)
+                problems.append(
+                    Problem(recipe.path, 0, 0, "", f"its id {recipe.id!r} differs only in letter case from {others}")
+                )
+    return problems
+
+
+def table_order_key(recipe: Recipe) -> tuple:
+    """Cheapest first; ties by higher MFU, then id. Recipes without a price come last."""
+    price = recipe.fields.result.usd_per_million_tokens
+    return (price is None, price or 0.0, -recipe.fields.result.mfu, recipe.id)

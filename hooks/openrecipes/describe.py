@@ -1,0 +1,102 @@
+"""Recipe facts in words, for page text, tables and titles (plain strings; escaping happens later)."""
+
+from __future__ import annotations
+
+from .fmt import number, percent
+from .records import Layout, Offload, Recipe, Recompute, Stack
+
+STACK_LABELS: dict[str, str] = {
+    "framework": "Framework",
+    "megatron_lm": "Megatron-LM",
+    "transformer_engine": "Transformer Engine",
+    "pytorch": "PyTorch",
+    "cuda": "CUDA",
+    "rocm": "ROCm",
+    "nccl": "NCCL",
+    "rccl": "RCCL",
+    "deepep": "DeepEP",
+    "flash_attention": "FlashAttention",
+    "driver": "GPU driver",
+    "python": "Python",
+    "container_image": "Container image",
+    "network": "Network",
+}
+
+
+def title(recipe: Recipe) -> str:
+    fields = recipe.fields
+    return f"{fields.model} on {fields.gpu.count} × {fields.gpu.type} · {fields.layout.label}"
+
+
+def fleet(recipe: Recipe) -> str:
+    """`8 × H200 141 GB (AWS p5en.48xlarge, 8 per node)`."""
+    gpu = recipe.fields.gpu
+    nodes = gpu.count // gpu.per_node if gpu.count % gpu.per_node == 0 else None
+    where = gpu.instance or "no public price"
+    per_node = f"{gpu.per_node} per node" + (f", {nodes} node{'s' if nodes != 1 else ''}" if nodes else "")
+    return f"{gpu.count} × {gpu.type} {number(gpu.memory_gb, _places(gpu.memory_gb))} GB ({where}, {per_node})"
+
+
+def stack_pins(stack: Stack) -> list[tuple[str, str]]:
+    """(label, pin) for every component the recipe pins, in a fixed reading order."""
+    return [(label, getattr(stack, name)) for name, label in STACK_LABELS.items() if getattr(stack, name)]
+
+
+def recompute(value: Recompute | None) -> str:
+    if value is None:
+        return "none"
+    parts = [value.granularity]
+    if value.method:
+        parts.append(value.method)
+    if value.num_layers:
+        parts.append(f"{value.num_layers} layer{'s' if value.num_layers != 1 else ''}")
+    if value.modules:
+        parts.append("modules: " + ", ".join(value.modules))
+    return ", ".join(parts)
+
+
+def offload(value: Offload | None) -> str:
+    if value is None:
+        return "none"
+    parts = []
+    if value.optimizer_fraction is not None:
+        parts.append(f"optimizer state {percent(value.optimizer_fraction, 0)} on the CPU")
+    if value.activations:
+        parts.append("activations on the CPU")
+    if value.overlap_d2h_h2d:
+        parts.append("copies overlapped with compute")
+    return ", ".join(parts) or "on"
+
+
+def layout_rows(layout: Layout) -> list[tuple[str, str]]:
+    """The layout as (what, value) rows, every degree spelled out."""
+    rows = [
+        ("Tensor parallel (TP)", str(layout.tp)),
+        ("Pipeline parallel (PP)", str(layout.pp)),
+        ("Virtual pipeline stages (VPP)", str(layout.vpp)),
+        ("Context parallel (CP)", str(layout.cp)),
+        ("Expert parallel (EP)", str(layout.ep)),
+        ("Expert tensor parallel (ETP)", str(layout.etp)),
+        ("Data parallel (DP)", str(layout.dp)),
+        ("Sequence parallel", "yes" if layout.sequence_parallel else "no"),
+        ("Layers per pipeline stage", " / ".join(map(str, layout.layer_split)) if layout.layer_split else "even split"),
+        ("Recompute", recompute(layout.recompute)),
+        ("Offload", offload(layout.offload)),
+        (
+            "Max tokens per GPU",
+            number(layout.max_tokens_per_gpu) if layout.max_tokens_per_gpu else "no dynamic batching",
+        ),
+        ("Rows per microbatch", str(layout.rows_per_microbatch)),
+    ]
+    if layout.dispatcher:
+        rows.append(("MoE token dispatcher", layout.dispatcher))
+    return rows
+
+
+def env_script(recipe: Recipe) -> str:
+    """`export NAME=value` lines, values exactly as written in the recipe."""
+    return "".join(f"export {name}={value}\n" for name, value in recipe.fields.env)
+
+
+def _places(value: float) -> int:
+    return 0 if float(value).is_integer() else len(repr(value).split(".")[1])

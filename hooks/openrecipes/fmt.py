@@ -1,0 +1,37 @@
+"""Numbers formatted for people: thousands separators, fixed decimals, halves rounded up.
+
+Python's own formatting rounds the binary value half-to-even (`f"{0.125:.2f}"` is 0.12), which
+a reader checking by hand would call a wrong digit; these helpers round the decimal text instead.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+
+def _rounded(value: float, places: int) -> Decimal:
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def number(value: float | int, places: int = 0) -> str:
+    """1194.3 -> '1,194.3' (places=1); 25623920640 -> '25,623,920,640'."""
+    return f"{_rounded(value, places):,.{places}f}"
+
+
+def usd(value: float, places: int = 2) -> str:
+    """1.8402 -> '$1.84'."""
+    return "$" + number(value, places)
+
+
+def percent(fraction: float, places: int = 1) -> str:
+    """0.1857 -> '18.6%'."""
+    return number(float(Decimal(repr(fraction)) * 100), places) + "%"
+
+
+def as_written(value: float | int) -> str:
+    """A stated figure with exactly the decimals it was written with: 5.8, 0.000236, 1,194.3."""
+    text = repr(value)
+    if "e" in text or "E" in text:
+        text = format(Decimal(text), "f")
+    places = len(text.split(".")[1]) if "." in text else 0
+    return number(value, places)

@@ -1,0 +1,171 @@
+"""Validation of recipe data against schema/recipe.schema.yaml, with errors a contributor can act on."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from jsonschema import Draft202012Validator
+
+from .problems import Problem, json_path
+from .yamlsource import SourceMap
+
+SCHEMA_RELATIVE_PATH = "schema/recipe.schema.yaml"
+
+
+@dataclass(frozen=True)
+class RecipeSchema:
+    """The parsed schema and a validator for it."""
+
+    document: Mapping[str, Any]
+    validator: Draft202012Validator
+
+    @classmethod
+    def load(cls, path: Path) -> RecipeSchema:
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        Draft202012Validator.check_schema(document)
+        return cls(document, Draft202012Validator(document, format_checker=Draft202012Validator.FORMAT_CHECKER))
+
+    def problems(self, data: Any, source_map: SourceMap, display_path: str) -> list[Problem]:
+        """Every schema violation in `data`, located in the file and explained."""
+        instance = to_json_compatible(data)
+        found = []
+        for error in self.validator.iter_errors(instance):
+            found.extend(_explain(error, source_map, display_path))
+        return found
+
+
+def to_json_compatible(value: Any) -> Any:
+    """YAML dates become ISO strings, as JSON Schema's `format: date` expects."""
+    if isinstance(value, dict):
+        return {key: to_json_compatible(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [to_json_compatible(item) for item in value]
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_path: str) -> Iterator[Problem]:
+    path = tuple(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+
+    def at(location_path: tuple, message: str, *, key: bool = False) -> Problem:
+        position = source_map.key_at(location_path) if key else source_map.value_at(location_path)
+        return Problem(display_path, position.line, position.column, json_path(location_path), message)
+
+    if error.validator == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        for name in _unexpected_keys(error.instance, schema):
+            if patterns and not allowed:
+                yield at(
+                    (*path, name),
+                    f"{name!r} is not a valid name here; names match {' or '.join(patterns)}",
+                    key=True,
+                )
+                continue
+            message = f"unknown key {name!r}"
+            close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
+            if close:
+                message += f"; did you mean {close[0]!r}?"
+            message += " Allowed keys: " + ", ".join(allowed)
+            yield at((*path, name), message, key=True)
+        return
+
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        description = schema.get("properties", {}).get(missing, {}).get("description", "")
+        message = f"missing required key {missing!r}"
+        if description:
+            message += f" ({_first_sentence(description)})"
+        yield at(path, message, key=True)
+        return
+
+    shown = _shown_value(error.instance, path, source_map)
+    if error.validator == "type":
+        expected = error.validator_value
+        expected_text = " or ".join(repr(t) for t in expected) if isinstance(expected, list) else repr(expected)
+        message = f"{shown} is not of type {expected_text}"
+        hint = _type_hint(error.instance, expected, path, source_map) or schema.get("x-hint")
+    elif error.validator == "enum":
+        options = [option for option in error.validator_value if option is not None]
+        message = f"{shown} is not one of " + ", ".join(repr(option) for option in options)
+        if isinstance(error.instance, str):
+            close = difflib.get_close_matches(error.instance, [str(o) for o in options], n=1, cutoff=0.6)
+            if close:
+                message += f"; did you mean {close[0]!r}?"
+        if None in error.validator_value:
+            message += ", or null"
+        hint = schema.get("x-hint")
+    elif error.validator == "const":
+        message = f"{shown} is not allowed here; the value must be {error.validator_value!r}"
+        hint = schema.get("x-hint")
+    elif error.validator == "format" and error.validator_value == "date":
+        message = f"{shown} is not an ISO date; write it as YYYY-MM-DD (2026-10-14)"
+        hint = None
+    elif error.validator == "maximum" and error.validator_value == 1 and _is_number(error.instance):
+        message = f"{shown} is greater than 1; this is a fraction: did you mean {error.instance / 100:g}?"
+        hint = schema.get("x-hint")
+    elif error.validator == "pattern":
+        message = f"{shown} does not have the expected form"
+        hint = schema.get("x-hint") or f"It must match the pattern {error.validator_value}."
+    else:
+        message = error.message if not shown else error.message.replace(repr(error.instance), shown, 1)
+        hint = schema.get("x-hint")
+    if hint:
+        message += f". {hint}" if not message.endswith((".", "?")) else f" {hint}"
+    yield at(path, message)
+
+
+def _unexpected_keys(instance: Any, schema: Mapping[str, Any]) -> list[str]:
+    properties = schema.get("properties", {})
+    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+    return [key for key in instance if key not in properties and not any(pattern.search(key) for pattern in patterns)]
+
+
+def _shown_value(instance: Any, path: tuple, source_map: SourceMap) -> str:
+    """The value as the author wrote it when YAML changed it (1.10 read as 1.1), else its repr."""
+    written = source_map.scalar_text.get(path)
+    if written is not None and not isinstance(instance, (dict, list)):
+        return written
+    if isinstance(instance, dict):
+        return "a mapping"
+    if isinstance(instance, list):
+        return "a list"
+    text = repr(instance)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _type_hint(instance: Any, expected: Any, path: tuple, source_map: SourceMap) -> str | None:
+    expected_types = expected if isinstance(expected, list) else [expected]
+    if "string" in expected_types and not isinstance(instance, (dict, list)) and instance is not None:
+        written = source_map.scalar_text.get(path, str(instance))
+        if isinstance(instance, bool):
+            return f"YAML reads {written} as a boolean; quote it: '{written}'."
+        return f"YAML reads {written} as a number; quote it to keep the text: '{written}'."
+    if "integer" in expected_types and isinstance(instance, float) and instance.is_integer():
+        return "Write it without a decimal point."
+    if (
+        "integer" in expected_types
+        and isinstance(instance, str)
+        and instance.replace(",", "").replace("_", "").isdigit()
+    ):
+        return "Write the number without quotes or separators."
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _first_sentence(text: str) -> str:
+    sentence = text.strip().split(". ")[0].rstrip(".")
+    return sentence if len(sentence) <= 120 else sentence[:117] + "..."

@@ -1,0 +1,32 @@
+"""Where generated files end up on the site, mirroring MkDocs' rules, and links between them.
+
+Links written inside raw HTML blocks are not rewritten by MkDocs, so they are computed here as
+relative URLs; the tests crawl every built page to prove each one resolves.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+
+def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
+    """The site URL (relative to the root, '' for the home page) of a file in the docs tree."""
+    stem, extension = posixpath.splitext(src_uri)
+    if extension != ".md":
+        return src_uri
+    if not use_directory_urls:
+        return stem + ".html"
+    folder, name = posixpath.split(stem)
+    if name in ("index", "README"):
+        return f"{folder}/" if folder else ""
+    return f"{stem}/"
+
+
+def relative_url(from_url: str, to_url: str) -> str:
+    """A link from the page at `from_url` to `to_url`, both relative to the site root."""
+    base = from_url if from_url.endswith("/") or not from_url else posixpath.dirname(from_url) + "/"
+    target, _, fragment = to_url.partition("#")
+    relative = posixpath.relpath("/" + target, "/" + base)
+    if target.endswith("/") or not target:
+        relative = "./" if relative == "." else relative + "/"
+    return relative + (f"#{fragment}" if fragment else "")

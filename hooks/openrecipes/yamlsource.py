@@ -1,0 +1,265 @@
+"""A safe, position-keeping YAML reader for files written by strangers.
+
+PyYAML alone would silently keep the last of two duplicate keys, run `!!python/...` tags under a
+full loader, expand an alias bomb into gigabytes, and forget where each value came from. This
+reader parses with libyaml into a node tree, then builds plain Python data from the nodes itself,
+so it can refuse tags and duplicates, bound alias expansion, and remember the line and column of
+every key and value for error messages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .problems import Problem, json_path
+
+MAX_FILE_BYTES = 256 * 1024
+"""A recipe is a few kilobytes; anything this large is a mistake or an attack."""
+
+MAX_NODES = 20_000
+"""Upper bound on values built from one file, aliases counted each time they are used."""
+
+MAX_DEPTH = 32
+"""Recipes nest four levels deep. (libyaml itself refuses flow nesting beyond 1,000 levels.)"""
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
+_IMPLICIT_SCALAR_TAGS = {
+    _STR,
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:timestamp",
+}
+
+# Characters that change how text is displayed or executed without being visible: C0/C1
+# controls (bar tab and newline) and the bidirectional overrides of "Trojan Source" attacks,
+# which could make a launch script read differently from what it runs.
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class SourceMap:
+    """Where each part of a document was written: values, keys, and original scalar text."""
+
+    values: dict[Path, Position] = field(default_factory=dict)
+    keys: dict[Path, Position] = field(default_factory=dict)
+    scalar_text: dict[Path, str] = field(default_factory=dict)
+
+    def value_at(self, path: Path) -> Position:
+        """The position of `path`'s value, or of its closest located ancestor."""
+        for end in range(len(path), -1, -1):
+            position = self.values.get(path[:end])
+            if position is not None:
+                return position
+        return Position(1, 1)
+
+    def key_at(self, path: Path) -> Position:
+        """The position of the key that holds `path` (its value's position for list items)."""
+        return self.keys.get(path) or self.value_at(path)
+
+
+@dataclass(frozen=True)
+class Document:
+    data: Any
+    source_map: SourceMap
+
+
+def _position(node: Node) -> Position:
+    mark = node.start_mark
+    return Position(mark.line + 1, mark.column + 1)
+
+
+def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[Problem]]:
+    """Parse one recipe file. Returns the document (None if unreadable) and the problems found.
+
+    Problems that leave the data usable (a duplicate key, a forbidden character) are reported
+    alongside the document so that schema errors in the same file are reported in the same run.
+    """
+
+    def whole_file(message: str) -> tuple[None, list[Problem]]:
+        return None, [Problem(display_path, 0, 0, "", message)]
+
+    if len(raw) > MAX_FILE_BYTES:
+        return whole_file(f"file is {len(raw):,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return None, [
+            Problem(
+                display_path,
+                line,
+                column,
+                "",
+                f"not valid UTF-8 (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
+            )
+        ]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip() or all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
+        return whole_file("the file is empty; a recipe is a YAML mapping of fields")
+
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as error:
+        return None, [_yaml_error(error, display_path)]
+    except yaml.YAMLError as error:
+        return whole_file(f"YAML error: {error}")
+    finally:
+        loader.dispose()
+    if root is None:
+        return whole_file("the file is empty; a recipe is a YAML mapping of fields")
+
+    builder = _Builder(loader, display_path)
+    try:
+        data = builder.build(root, ())
+    except _TooLargeError as error:
+        return None, [Problem(display_path, error.position.line, error.position.column, "", str(error))]
+    return Document(data, builder.source_map), builder.problems
+
+
+def _yaml_error(error: yaml.MarkedYAMLError, display_path: str) -> Problem:
+    mark = error.problem_mark or error.context_mark
+    parts = [part for part in (error.context, error.problem) if part]
+    message = "YAML syntax error: " + ", ".join(parts) if parts else "YAML syntax error"
+    if (
+        error.context
+        and error.context_mark
+        and error.problem_mark
+        and error.context_mark.line != error.problem_mark.line
+    ):
+        message += f" (the construct starts at line {error.context_mark.line + 1})"
+    if "expected a single document" in message:
+        message = "a recipe file holds exactly one YAML document; remove the extra '---' line"
+    line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+    return Problem(display_path, line, column, "", message)
+
+
+class _TooLargeError(Exception):
+    def __init__(self, position: Position, message: str) -> None:
+        super().__init__(message)
+        self.position = position
+
+
+class _Builder:
+    """Turns a composed node tree into dicts, lists and scalars, recording positions."""
+
+    def __init__(self, loader: Any, display_path: str) -> None:
+        self.loader = loader
+        self.display_path = display_path
+        self.source_map = SourceMap()
+        self.problems: list[Problem] = []
+        self.budget_nodes = 0
+
+    def problem(self, node: Node, path: Path, message: str) -> None:
+        position = _position(node)
+        self.problems.append(
+            Problem(self.display_path, position.line, position.column, json_path(path) if path else "", message)
+        )
+
+    def build(self, node: Node, path: Path) -> Any:
+        self.budget_nodes += 1
+        if self.budget_nodes > MAX_NODES:
+            raise _TooLargeError(
+                _position(node),
+                f"the document expands to more than {MAX_NODES:,} values (through YAML aliases?); "
+                "write the values out instead",
+            )
+        if len(path) > MAX_DEPTH:
+            raise _TooLargeError(
+                _position(node), f"nested more than {MAX_DEPTH} levels deep; a recipe is a few levels deep"
+            )
+        # Positions of aliased nodes repeat; the first use is where the author wrote the value.
+        self.source_map.values.setdefault(path, _position(node))
+        if isinstance(node, MappingNode):
+            if node.tag != _MAP:
+                self.problem(node, path, f"YAML tag {node.tag!r} is not allowed; recipes use plain YAML")
+            return self.build_mapping(node, path)
+        if isinstance(node, SequenceNode):
+            if node.tag != _SEQ:
+                self.problem(node, path, f"YAML tag {node.tag!r} is not allowed; recipes use plain YAML")
+            return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+        return self.build_scalar(node, path)
+
+    def build_mapping(self, node: MappingNode, path: Path) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, Position] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                self.problem(key_node, path, "a key must be a plain name, not a list or mapping")
+                continue
+            if key_node.tag == _MERGE:
+                self.problem(key_node, path, "merge keys ('<<') are not supported; write the fields out")
+                continue
+            # Keys are names: keep the text as written, so `on:` or `1.10:` stay what the author typed.
+            key = key_node.value
+            key_path = (*path, key)
+            if key in first_seen:
+                first = first_seen[key]
+                self.problem(
+                    key_node,
+                    key_path,
+                    f"duplicate key {key!r} (first at line {first.line}); YAML would silently keep only the last one",
+                )
+                continue
+            first_seen[key] = _position(key_node)
+            self.source_map.keys[key_path] = _position(key_node)
+            self._check_text(key_node, key_path, key)
+            result[key] = self.build(value_node, key_path)
+        return result
+
+    def build_scalar(self, node: ScalarNode, path: Path) -> Any:
+        implicit = _STR if node.style else self.loader.resolve(ScalarNode, node.value, (True, False))
+        if node.tag != implicit or node.tag not in _IMPLICIT_SCALAR_TAGS:
+            self.problem(node, path, f"YAML tag {node.tag!r} is not allowed; recipes use plain YAML")
+            return node.value
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError) as error:
+            self.problem(node, path, f"cannot read {node.value!r}: {error}")
+            return node.value
+        if not isinstance(value, str):
+            self.source_map.scalar_text[path] = node.value
+        if isinstance(value, float) and not math.isfinite(value):
+            self.problem(node, path, f"{node.value} is not a finite number")
+        elif isinstance(value, str):
+            self._check_text(node, path, value)
+        elif isinstance(value, dt.datetime):
+            value = value.isoformat()
+        return value
+
+    def _check_text(self, node: Node, path: Path, text: str) -> None:
+        for char in text:
+            if char in "\n\t":
+                continue
+            if char in _BIDI_CONTROLS or unicodedata.category(char) == "Cc":
+                name = unicodedata.name(char, "control character")
+                self.problem(
+                    node,
+                    path,
+                    f"contains the invisible character U+{ord(char):04X} ({name}); remove it",
+                )
+                return
