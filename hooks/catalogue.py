@@ -15,12 +15,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from openrecipes.render import TEMPLATES_DIR
-from openrecipes.site import HOME_PAGE, plan_site
+from openrecipes.site import GENERATED_NAV_PAGES, plan_site
 
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
 log = logging.getLogger("mkdocs.plugins.openrecipes")
 
-WATCHED = ("recipes", "schema")
+WATCHED = ("recipes", "schema", "reference")
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -55,7 +55,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             file = File.generated(config, output.src_uri, content=output.content)
         if output.edit_path:
             file.edit_uri = Path(os.path.relpath(root / output.edit_path, docs_dir)).as_posix()
-        if output.src_uri != HOME_PAGE:
+        if output.src_uri not in GENERATED_NAV_PAGES:
             file.inclusion = InclusionLevel.NOT_IN_NAV
         files.append(file)
     return files

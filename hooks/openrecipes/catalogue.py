@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 from collections import defaultdict
@@ -9,10 +10,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .checks import Derived, analyse
 from .problems import Problem, json_path, sorted_problems
 from .records import Recipe, RecipeFields, build_record
-from .schema import SCHEMA_RELATIVE_PATH, RecipeSchema
-from .yamlsource import MAX_FILE_BYTES, Document, read_document
+from .reference import Reference, load_reference
+from .schema import SCHEMA_RELATIVE_PATH, Schema
+from .yamlsource import MAX_FILE_BYTES, read_document
 
 RECIPES_DIR = "recipes"
 RECIPE_SUFFIX = ".yaml"
@@ -20,16 +23,29 @@ _SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @dataclass(frozen=True)
+class Entry:
+    """A valid recipe with the figures recomputed from it."""
+
+    recipe: Recipe
+    derived: Derived
+
+
+@dataclass(frozen=True)
 class Catalogue:
     """All valid recipes in table order, and every problem found on the way."""
 
-    recipes: tuple[Recipe, ...]
+    entries: tuple[Entry, ...]
     problems: tuple[Problem, ...]
     files_read: int
+    reference: Reference | None
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def recipes(self) -> tuple[Recipe, ...]:
+        return tuple(entry.recipe for entry in self.entries)
 
 
 def slug(name: str) -> str:
@@ -115,21 +131,26 @@ def _layout_problem(path: Path, recipes_dir: Path, display: str) -> Problem | No
     return None
 
 
-def load_catalogue(root: Path, schema: RecipeSchema | None = None, only: Iterable[Path] | None = None) -> Catalogue:
-    """Read and validate every recipe under `root` (or only the given files)."""
-    schema = schema or RecipeSchema.load(root / SCHEMA_RELATIVE_PATH)
-    files, problems = discover(root, only)
-    recipes = []
+def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None) -> Catalogue:
+    """Read, validate and check every recipe under `root` (or only the given files)."""
+    schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
+    reference, problems = load_reference(root)
+    files, tree_problems = discover(root, only)
+    problems += tree_problems
+    entries = []
     for path in files:
         recipe, file_problems = load_recipe(path, root, schema)
-        problems.extend(file_problems)
-        if recipe is not None:
-            recipes.append(recipe)
-    problems.extend(id_collisions(recipes))
-    return Catalogue(tuple(sorted(recipes, key=table_order_key)), sorted_problems(problems), len(files))
+        problems += file_problems
+        if recipe is not None and reference is not None:
+            derived, check_problems = analyse(recipe, reference, today or dt.date.today())
+            problems += check_problems
+            entries.append(Entry(recipe, derived))
+    problems += id_collisions(entry.recipe for entry in entries)
+    entries.sort(key=lambda entry: table_order_key(entry.recipe))
+    return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
 
 
-def load_recipe(path: Path, root: Path, schema: RecipeSchema) -> tuple[Recipe | None, list[Problem]]:
+def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, list[Problem]]:
     display = _display_path(path, root)
     try:
         with path.open("rb") as handle:
@@ -149,11 +170,11 @@ def load_recipe(path: Path, root: Path, schema: RecipeSchema) -> tuple[Recipe | 
     if problems:
         return None, problems
     fields = build_record(RecipeFields, document.data)
-    recipe = Recipe(id=recipe_id_for(display), path=display, raw=raw, fields=fields)
-    return recipe, _placement_problems(recipe, document)
+    recipe = Recipe(id=recipe_id_for(display), path=display, raw=raw, fields=fields, locations=document.source_map)
+    return recipe, _placement_problems(recipe)
 
 
-def _placement_problems(recipe: Recipe, document: Document) -> list[Problem]:
+def _placement_problems(recipe: Recipe) -> list[Problem]:
     """The folders a recipe is filed under must say what the file says."""
     model_folder, gpu_folder, _ = recipe.id.split("/")
     problems = []
@@ -162,7 +183,7 @@ def _placement_problems(recipe: Recipe, document: Document) -> list[Problem]:
         (gpu_folder, recipe.fields.gpu.type, ("gpu", "type")),
     ):
         if folder.lower() != slug(value):
-            position = document.source_map.value_at(field)
+            position = recipe.locations.value_at(field)
             right = recipe.path.split("/")
             right[len(field)] = slug(value)
             problems.append(

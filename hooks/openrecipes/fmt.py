@@ -35,3 +35,8 @@ def as_written(value: float | int) -> str:
         text = format(Decimal(text), "f")
     places = len(text.split(".")[1]) if "." in text else 0
     return number(value, places)
+
+
+def plural(count: float, word: str) -> str:
+    """`1 node`, `2 nodes`, `1.5 nodes`."""
+    return f"{count:g} {word}" + ("" if count == 1 else "s")

@@ -10,8 +10,10 @@ import dataclasses
 import datetime as dt
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
+
+from .yamlsource import SourceMap
 
 Outcome = Literal["pass", "fail", "not-run"]
 Status = Literal["verified", "unverified", "deprecated"]
@@ -215,6 +217,8 @@ class Recipe:
     raw: bytes
     """The file exactly as written, for download."""
     fields: RecipeFields
+    locations: SourceMap = field(default_factory=SourceMap, compare=False, repr=False)
+    """Where each field is written in the file, for error messages."""
 
 
 T = TypeVar("T")
@@ -240,6 +244,4 @@ def _convert(annotation: Any, value: Any) -> Any:
         return annotation(**{name: _convert(hints[name], item) for name, item in value.items()})
     if annotation is dt.date and isinstance(value, str):
         return dt.date.fromisoformat(value)
-    if annotation is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
     return value

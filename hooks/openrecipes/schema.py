@@ -21,17 +21,20 @@ SCHEMA_RELATIVE_PATH = "schema/recipe.schema.yaml"
 
 
 @dataclass(frozen=True)
-class RecipeSchema:
-    """The parsed schema and a validator for it."""
+class Schema:
+    """A parsed JSON Schema (written in YAML) and a validator for one of its definitions."""
 
     document: Mapping[str, Any]
     validator: Draft202012Validator
 
     @classmethod
-    def load(cls, path: Path) -> RecipeSchema:
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    def load(cls, path: Path, definition: str | None = None) -> Schema:
+        """The schema at `path`; with `definition`, validate against `$defs/<definition>` instead."""
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
         Draft202012Validator.check_schema(document)
-        return cls(document, Draft202012Validator(document, format_checker=Draft202012Validator.FORMAT_CHECKER))
+        root = {**document, "$ref": f"#/$defs/{definition}"} if definition else document
+        return cls(document, Draft202012Validator(root, format_checker=Draft202012Validator.FORMAT_CHECKER))
 
     def problems(self, data: Any, source_map: SourceMap, display_path: str) -> list[Problem]:
         """Every schema violation in `data`, located in the file and explained."""

@@ -6,6 +6,7 @@ turns each `Output` into a generated file; tests and the CLI call it directly.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,12 +15,15 @@ from markupsafe import Markup
 
 from . import describe
 from .catalogue import RECIPE_SUFFIX, Catalogue, load_catalogue
+from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from .problems import Problem, sorted_problems
 from .records import Recipe
 from .render import environment, render
 from .urls import page_url, relative_url
 
 HOME_PAGE = "index.md"
+METHODOLOGY_PAGE = "methodology.md"
+GENERATED_NAV_PAGES = (HOME_PAGE, METHODOLOGY_PAGE)
 
 
 @dataclass(frozen=True)
@@ -68,9 +72,11 @@ def plan_site(root: Path, *, hand_written: Collection[str] = (), use_directory_u
     if not catalogue.ok:
         return SitePlan(catalogue, (), catalogue.problems)
     env = environment()
+    home_url = page_url(HOME_PAGE, use_directory_urls)
     outputs: list[Output] = []
     rows = []
-    for recipe in catalogue.recipes:
+    for entry in catalogue.entries:
+        recipe = entry.recipe
         links = RecipeLinks.of(recipe)
         name = recipe.id.rsplit("/", 1)[1]
         env_script = describe.env_script(recipe)
@@ -79,12 +85,14 @@ def plan_site(root: Path, *, hand_written: Collection[str] = (), use_directory_u
             "recipe.md.j2",
             recipe=recipe,
             f=recipe.fields,
+            derived=entry.derived,
             title=describe.title(recipe),
             env_script=env_script,
             links={
                 "yaml": Markup(f"{name}{RECIPE_SUFFIX}"),
                 "launch": Markup(f"{name}/launch.sh"),
                 "env": Markup(f"{name}/env.sh"),
+                "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(links.page_src))),
             },
         )
         outputs += [
@@ -94,9 +102,22 @@ def plan_site(root: Path, *, hand_written: Collection[str] = (), use_directory_u
         ]
         if recipe.fields.env:
             outputs.append(Output(links.env_src, content=env_script, origin=recipe.path))
-        home_url = page_url(HOME_PAGE, use_directory_urls)
-        rows.append({"recipe": recipe, "url": relative_url(home_url, page_url(links.page_src, use_directory_urls))})
+        rows.append({"entry": entry, "url": relative_url(home_url, page_url(links.page_src, use_directory_urls))})
     outputs.append(Output(HOME_PAGE, content=render(env, "home.md.j2", rows=rows)))
+    outputs.append(
+        Output(
+            METHODOLOGY_PAGE,
+            content=render(
+                env,
+                "methodology.md.j2",
+                reference=catalogue.reference,
+                mfu_tolerance=MFU_TOLERANCE,
+                price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
+                price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
+            ),
+            edit_path="reference/gpus.yaml",
+        )
+    )
     problems = collisions(outputs, hand_written, use_directory_urls)
     return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
 

@@ -1,0 +1,196 @@
+"""Sourced reference data (reference/*.yaml): GPU peaks, instance prices and model sizes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .problems import Problem
+from .schema import Schema
+from .yamlsource import read_document
+
+REFERENCE_DIR = "reference"
+REFERENCE_SCHEMA = "schema/reference.schema.yaml"
+
+PEAK_COLUMN = {"bf16": "bf16", "fp16": "bf16", "fp8": "fp8", "mxfp8": "fp8"}
+"""Which dense peak a training precision is measured against. FP16 and BF16 tensor rates are
+equal on every listed GPU; MXFP8 runs at the FP8 rate."""
+
+
+def normalise(name: str) -> str:
+    """`H100 SXM`, `h100-sxm` and `H100_SXM` name the same GPU."""
+    return re.sub(r"[^0-9a-z]", "", name.casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced:
+    source: str
+    as_of: dt.date
+    notes: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GpuSpec:
+    key: str
+    name: str
+    vendor: str
+    aliases: tuple[str, ...]
+    memory_gb: float
+    other_memory_gb: tuple[float, ...]
+    bf16_tflops: float
+    fp8_tflops: float | None
+    sourced: Sourced
+
+    def peak_tflops(self, precision: str) -> float | None:
+        return self.bf16_tflops if PEAK_COLUMN[precision] == "bf16" else self.fp8_tflops
+
+    @property
+    def memory_options(self) -> tuple[float, ...]:
+        return (self.memory_gb, *self.other_memory_gb)
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceSpec:
+    key: str
+    provider: str
+    gpu: str
+    gpus: int
+    usd_per_hour: float
+    region: str | None
+    sourced: Sourced
+
+    @property
+    def usd_per_gpu_hour(self) -> float:
+        return self.usd_per_hour / self.gpus
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    key: str
+    total_params: int
+    active_params: int
+    sourced: Sourced
+
+
+@dataclass(frozen=True)
+class Reference:
+    gpus: Mapping[str, GpuSpec]
+    instances: Mapping[str, InstanceSpec]
+    models: Mapping[str, ModelSpec]
+
+    def gpu(self, name: str) -> GpuSpec | None:
+        """The GPU a recipe's `gpu.type` names, by key or alias, ignoring case and punctuation."""
+        wanted = normalise(name)
+        for spec in self.gpus.values():
+            if wanted in {normalise(spec.key), *(normalise(alias) for alias in spec.aliases)}:
+                return spec
+        return None
+
+    def instance(self, name: str) -> InstanceSpec | None:
+        wanted = normalise(name)
+        return next((spec for spec in self.instances.values() if normalise(spec.key) == wanted), None)
+
+    def model(self, name: str) -> ModelSpec | None:
+        wanted = normalise(name)
+        return next((spec for spec in self.models.values() if normalise(spec.key) == wanted), None)
+
+
+def closest(name: str, known: list[str]) -> str | None:
+    by_normal = {normalise(option): option for option in known}
+    match = difflib.get_close_matches(normalise(name), list(by_normal), n=1, cutoff=0.6)
+    return by_normal[match[0]] if match else None
+
+
+def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
+    """Read and validate reference/{gpus,instances,models}.yaml; None if any of them is broken."""
+    schema_path = root / REFERENCE_SCHEMA
+    data: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for kind in ("gpus", "instances", "models"):
+        display = f"{REFERENCE_DIR}/{kind}.yaml"
+        path = root / display
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            problems.append(Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}"))
+            continue
+        document, file_problems = read_document(raw, display)
+        if document is not None:
+            file_problems += Schema.load(schema_path, f"{kind}_file").problems(
+                document.data, document.source_map, display
+            )
+        problems += file_problems
+        if document is not None and not file_problems:
+            data[kind] = document.data
+    if problems:
+        return None, problems
+    reference = Reference(
+        gpus={key: _gpu(key, entry) for key, entry in data["gpus"].items()},
+        instances={key: _instance(key, entry) for key, entry in data["instances"].items()},
+        models={key: _model(key, entry) for key, entry in data["models"].items()},
+    )
+    problems += _consistency(reference)
+    return (None if problems else reference), problems
+
+
+def _sourced(entry: Mapping[str, Any]) -> Sourced:
+    return Sourced(entry["source"], entry["as_of"], entry.get("notes"))
+
+
+def _gpu(key: str, entry: Mapping[str, Any]) -> GpuSpec:
+    return GpuSpec(
+        key=key,
+        name=entry["name"],
+        vendor=entry["vendor"],
+        aliases=tuple(entry["aliases"]),
+        memory_gb=entry["memory_gb"],
+        other_memory_gb=tuple(entry.get("other_memory_gb", ())),
+        bf16_tflops=entry["dense_tflops"]["bf16"],
+        fp8_tflops=entry["dense_tflops"]["fp8"],
+        sourced=_sourced(entry),
+    )
+
+
+def _instance(key: str, entry: Mapping[str, Any]) -> InstanceSpec:
+    return InstanceSpec(
+        key=key,
+        provider=entry["provider"],
+        gpu=entry["gpu"],
+        gpus=entry["gpus"],
+        usd_per_hour=entry["usd_per_hour"],
+        region=entry["region"],
+        sourced=_sourced(entry),
+    )
+
+
+def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
+    return ModelSpec(key, entry["total_params"], entry["active_params"], _sourced(entry))
+
+
+def _consistency(reference: Reference) -> list[Problem]:
+    problems = []
+    seen: dict[str, str] = {}
+    for spec in reference.gpus.values():
+        for name in (spec.key, *spec.aliases):
+            other = seen.setdefault(normalise(name), spec.key)
+            if other != spec.key:
+                problems.append(
+                    Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, f"$[{spec.key!r}]", f"{name!r} also names {other!r}")
+                )
+    for spec in reference.instances.values():
+        if spec.gpu not in reference.gpus:
+            problems.append(
+                Problem(
+                    f"{REFERENCE_DIR}/instances.yaml",
+                    0,
+                    0,
+                    f"$[{spec.key!r}].gpu",
+                    f"{spec.gpu!r} is not a GPU of reference/gpus.yaml",
+                )
+            )
+    return problems
