@@ -1,0 +1,180 @@
+"""Shared fixtures: throwaway copies of the project, filled with recipes and built in-process."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
+
+from openrecipes.reference import Reference, load_reference
+from openrecipes.synthetic import recipe_data, yaml_text
+
+REPO = Path(__file__).resolve().parent.parent
+SEED_ID = "qwen3.8-27b/h200/attune-tp4-pp2"
+SEED_PATH = REPO / "recipes" / f"{SEED_ID}.yaml"
+PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "schema", "reference", "hooks")
+
+
+@dataclass
+class BuildResult:
+    ok: bool
+    site: Path
+    log: list[str]
+
+    def errors(self) -> list[str]:
+        return [line.split(" ", 1)[1] for line in self.log if line.startswith("ERROR ")]
+
+    def html(self, url_path: str) -> str:
+        """The built page at `url_path` ('' for home, 'recipes/a/b/c/')."""
+        target = self.site / url_path
+        if url_path == "" or url_path.endswith("/"):
+            target = target / "index.html"
+        return target.read_text(encoding="utf-8")
+
+
+@dataclass
+class Project:
+    root: Path
+    reference: Reference
+    site: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.site = self.root.parent / f"{self.root.name}-site"
+
+    def add(self, recipe_id: str, content: str | bytes | dict[str, Any]) -> Path:
+        path = self.root / "recipes" / f"{recipe_id}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, dict):
+            content = yaml_text(content, recipe_id)
+        if isinstance(content, str):
+            content = content.encode("utf-8")
+        path.write_bytes(content)
+        return path
+
+    def add_synthetic(self, recipe_id: str, **parameters: Any) -> dict[str, Any]:
+        data = recipe_data(self.reference, name=recipe_id.rsplit("/", 1)[1], **parameters)
+        self.add(recipe_id, data)
+        return data
+
+    def add_seed(self, recipe_id: str = SEED_ID) -> Path:
+        return self.add(recipe_id, SEED_PATH.read_bytes())
+
+    def build(self) -> BuildResult:
+        return build_site(self.root, self.site)
+
+
+class _LogLines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname} {record.getMessage()}")
+
+
+def build_site(root: Path, site: Path) -> BuildResult:
+    """Build like `mkdocs build` (strict, from mkdocs.yml) and keep what it logged."""
+    handler = _LogLines()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    try:
+        config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site))
+        try:
+            build(config)
+            ok = True
+        except Abort:
+            ok = False
+    finally:
+        logger.removeHandler(handler)
+    return BuildResult(ok, site, handler.lines)
+
+
+def copy_project(destination: Path, *, with_recipes: bool = False) -> Path:
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        source = REPO / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, destination / part)
+    if with_recipes:
+        shutil.copytree(REPO / "recipes", destination / "recipes")
+    else:
+        (destination / "recipes").mkdir()
+    return destination
+
+
+@pytest.fixture(scope="session")
+def reference() -> Reference:
+    loaded, problems = load_reference(REPO)
+    assert loaded is not None, problems
+    return loaded
+
+
+@pytest.fixture
+def project(tmp_path: Path, reference: Reference) -> Project:
+    return Project(copy_project(tmp_path / "project"), reference)
+
+
+class TextAndTags(HTMLParser):
+    """Collects an HTML page's visible text, its elements, and the text of chosen elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self._capture: list[list[str]] = []
+        self._depth: list[int] = []
+        self.captured: list[str] = []
+        self.capture_when: Any = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        self.elements.append((tag, attributes))
+        if self._depth:
+            self._depth[-1] += 1
+        elif self.capture_when and self.capture_when(tag, attributes):
+            self._capture.append([])
+            self._depth.append(1)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._depth:
+            self._depth[-1] -= 1
+            if self._depth[-1] == 0:
+                self._depth.pop()
+                self.captured.append("".join(self._capture.pop()))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self._capture:
+            self._capture[-1].append(data)
+
+
+def parse(html: str, capture_when: Any = None) -> TextAndTags:
+    parser = TextAndTags()
+    parser.capture_when = capture_when
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def code_blocks(html: str) -> list[str]:
+    """The exact text of every code block (`<pre>`), as a reader selects and copies it."""
+    return parse(html, capture_when=lambda tag, attrs: tag == "pre").captured
+
+
+@pytest.fixture
+def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildResult]:
+    root = copy_project(tmp_path_factory.mktemp("seed") / "project", with_recipes=True)
+    result = build_site(root, root.parent / "site")
+    assert result.ok, result.log
+    yield result

@@ -1,0 +1,187 @@
+"""The built catalogue: pages, the ranked table, links, navigation and offline use."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import yaml
+from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, code_blocks, parse
+
+SEED_URL = f"recipes/{SEED_ID}/"
+
+
+def visible_text(html: str) -> str:
+    return " ".join(" ".join(parse(html).text).split())
+
+
+def table_rows(html: str) -> list[dict[str, str | None]]:
+    return [attrs for tag, attrs in parse(html).elements if tag == "tr" and "data-recipe" in attrs]
+
+
+def test_seed_recipe_page_shows_every_section(seed_site: BuildResult) -> None:
+    text = visible_text(seed_site.html(SEED_URL))
+    for expected in (
+        "Qwen3.8-27B on 8 × H200 · TP4 PP2",
+        "verified",
+        "correctness: pass",
+        "Tokens/s per GPU 1,194.3",
+        "$ / 1M tokens $1.84 AWS p5en.48xlarge",
+        "MFU 18.6% N = 25,623,920,640 active parameters per token",
+        "Step-time CV 1.89%",
+        "GPU-hours 5.8",
+        "Measured 2026-10-14",
+        "steps 5–19 of 20 15,728,640 tokens",
+        "8 × H200 141 GB (AWS p5en.48xlarge, 8 per node, 1 node)",
+        "Tensor parallel (TP) 4",
+        "Pipeline parallel (PP) 2",
+        "Context parallel (CP) 1",
+        "Expert tensor parallel (ETP) 1",
+        "Data parallel (DP) 1",
+        "Sequence parallel yes",
+        "Recompute none",
+        "Offload optimizer state 100% on the CPU, copies overlapped with compute",
+        "Max tokens per GPU 8,192",
+        "Rows per microbatch 1",
+        "NCCL 2.28.9 (CUDA 12.9 build; printed by the measured run)",
+        "Source of the pins: in-pod environment dump",
+        "Rows SHA-256 ee1486b28ce21df721ad61c2d3765c64a29eed0eb5680ede005bd6a321dc1a1e",
+        "Parquet SHA-256 a7b7b4db98e95152604a77bcf09b51502d2266ba04de98409cef6b97afd039c8",
+        "Loss correlation 0.999997",
+        "Final loss difference 0.000236",
+        "Pointwise failures 0",
+        "Measured by ATTUNE",
+    ):
+        assert expected in text, expected
+
+
+def test_launch_script_and_environment_are_byte_exact(seed_site: BuildResult) -> None:
+    recipe = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))
+    blocks = code_blocks(seed_site.html(SEED_URL))
+    env_lines = "".join(f"export {name}={value}\n" for name, value in recipe["env"].items())
+    assert env_lines in blocks
+    assert recipe["run"] in blocks
+    assert "python3 -m <slime entry module> --async \\\n" in recipe["run"]
+    page_dir = seed_site.site / SEED_URL
+    assert (page_dir / "launch.sh").read_bytes() == recipe["run"].encode()
+    assert (page_dir / "env.sh").read_bytes() == env_lines.encode()
+    assert (seed_site.site / f"recipes/{SEED_ID}.yaml").read_bytes() == SEED_PATH.read_bytes()
+
+
+def test_home_table_has_one_linked_row_per_recipe_with_exact_values(seed_site: BuildResult) -> None:
+    html = seed_site.html("")
+    assert [row["data-recipe"] for row in table_rows(html)] == [SEED_ID]
+    row = re.search(r'<tr data-recipe="[^"]+">(.*?)</tr>', html, re.S).group(1)
+    cells = [" ".join(parse(cell).text) for cell in re.findall(r"<td.*?</td>", row, re.S)]
+    assert cells == [
+        "Qwen3.8-27B",
+        "8 × H200",
+        "TP4 PP2",
+        "1,194.3",
+        "$1.84",
+        "18.6%",
+        "verified",
+        "pass",
+        "2026-10-14",
+    ]
+    values = re.findall(r'data-value="([^"]*)"', row)
+    assert values[3:6] == ["1194.3", "1.84", "0.1857"]
+    assert f'href="{SEED_URL}"' in row
+
+
+def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Project) -> None:
+    # $/GPU-hour: p5 6.88, p5en 7.912; throughputs chosen so prices tie and differ.
+    project.add_synthetic("llama-3.1-8b/h100/cheap", model="Llama 3.1 8B", tokens_per_s=9000.0, tp=1, pp=1, count=8)
+    project.add_synthetic("llama-3.1-70b/h100/pricey", tokens_per_s=600.0)
+    project.add_synthetic("llama-3.1-70b/h100/mid-b", tokens_per_s=900.0)
+    project.add_synthetic("llama-3.1-70b/h100/mid-a", tokens_per_s=900.0)
+    project.add_synthetic("llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0)
+    project.add_synthetic("llama-3.1-70b/b200/onprem", gpu="B200", instance=None, tokens_per_s=2000.0)
+    project.add_synthetic("llama-3.1-70b/h200/tenfold", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=90.0)
+    result = project.build()
+    assert result.ok, result.errors()
+    order = [row["data-recipe"] for row in table_rows(result.html(""))]
+    assert order == [
+        "llama-3.1-8b/h100/cheap",  # $0.2123
+        "llama-3.1-70b/h100/mid-a",  # $2.1235, same MFU as mid-b: by id
+        "llama-3.1-70b/h100/mid-b",
+        "llama-3.1-70b/h100/pricey",  # $3.1852
+        "llama-3.1-70b/h200/tenfold",  # $24.4198: 24 sorts after 3 as a number
+        "llama-3.1-70b/b200/onprem",  # no price; higher MFU first
+        "llama-3.1-70b/mi300x/onprem",
+    ]
+
+
+def test_fleets_of_other_gpus_and_several_nodes_build(project: Project) -> None:
+    project.add_synthetic(
+        "llama-3.1-70b/a100/four-nodes", gpu="A100", instance="AWS p4de.24xlarge", count=32, tokens_per_s=250.0
+    )
+    project.add_synthetic("mixtral-8x7b/b200/ep", model="Mixtral 8x7B", gpu="B200", instance=None, tp=2, pp=1, ep=4)
+    project.add_synthetic("llama-3.1-405b/h100/sixteen", model="Llama 3.1 405B", count=128, pp=8, tokens_per_s=120.0)
+    result = project.build()
+    assert result.ok, result.errors()
+    text = visible_text(result.html("recipes/llama-3.1-70b/a100/four-nodes/"))
+    assert "32 × A100 80 GB (AWS p4de.24xlarge, 8 per node, 4 nodes)" in text
+    assert "$ / 1M tokens no public price" in visible_text(result.html("recipes/mixtral-8x7b/b200/ep/"))
+
+
+def test_recipe_pages_stay_out_of_the_sidebar_but_index_pages_are_in_it(project: Project) -> None:
+    for index in range(3):
+        project.add_synthetic(f"llama-3.1-70b/h100/r{index}")
+    result = project.build()
+    assert result.ok, result.errors()
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>\s*</div>', result.html(""), re.S).group(0)
+    assert "recipes/llama-3.1-70b" not in nav
+    assert "Methodology" in nav
+
+
+def test_edit_link_opens_the_recipe_file(seed_site: BuildResult) -> None:
+    edit = [a for tag, a in parse(seed_site.html(SEED_URL)).elements if tag == "a" and a.get("rel") == "edit"]
+    assert edit[0]["href"] == f"https://github.com/openrecipes/openrecipes/edit/main/recipes/{SEED_ID}.yaml"
+
+
+def test_every_internal_link_and_asset_resolves_and_nothing_is_loaded_from_other_hosts(seed_site: BuildResult) -> None:
+    site = seed_site.site
+    for page in site.rglob("*.html"):
+        base = "http://site/" + page.relative_to(site).as_posix()
+        for tag, attrs in parse(page.read_text(encoding="utf-8")).elements:
+            for name in ("href", "src"):
+                value = attrs.get(name)
+                if not value or value.startswith(("#", "mailto:")):
+                    continue
+                url = urlsplit(urljoin(base, value))
+                if url.netloc != "site":
+                    navigates_only = tag == "a" or (tag == "link" and attrs.get("rel") in ("canonical", "alternate"))
+                    assert navigates_only, f"{page}: <{tag} {name}={value}> loads from another host"
+                    continue
+                # 404.html links absolutely, under the site_url's path, so it works at any depth.
+                path = url.path.removeprefix("/openrecipes/") if page.name == "404.html" else url.path
+                target = site / path.lstrip("/")
+                if path.endswith("/"):
+                    target = target / "index.html"
+                assert target.exists(), f"{page}: broken link {value}"
+
+
+def test_theme_uses_system_fonts_and_no_repository_api(seed_site: BuildResult) -> None:
+    html = seed_site.html("")
+    assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
+    assert 'data-md-component="source"' not in html  # would fetch stars from api.github.com
+
+
+def test_nothing_is_written_into_docs_or_recipes(tmp_path: Path, project: Project) -> None:
+    project.add_seed()
+    before = sorted(p.relative_to(project.root) for p in project.root.rglob("*") if "__pycache__" not in p.parts)
+    assert project.build().ok
+    after = sorted(p.relative_to(project.root) for p in project.root.rglob("*") if "__pycache__" not in p.parts)
+    assert after == before
+
+
+def test_the_seed_recipe_in_the_repository_is_the_shared_seed_byte_for_byte() -> None:
+    shared = REPO.parent.parent / "shared" / "seed"
+    sources = list(shared.glob("*.txt")) if shared.is_dir() else []
+    raw = SEED_PATH.read_bytes()
+    assert raw.startswith(b"# recipes/qwen3.8-27b/h200/attune-tp4-pp2.yaml\n")
+    for source in sources:
+        text = source.read_bytes()
+        assert text[text.index(b"# recipes/qwen3.8-27b/") :] == raw
