@@ -153,10 +153,15 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
 def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, list[Problem]]:
     display = _display_path(path, root)
     try:
+        size = path.stat().st_size
         with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            raw = handle.read(MAX_FILE_BYTES + 1)  # never read an oversized file whole
     except OSError as error:
         return None, [Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}")]
+    if size > MAX_FILE_BYTES:
+        return None, [
+            Problem(display, 0, 0, "", f"file is {size:,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes")
+        ]
     document, problems = read_document(raw, display)
     if document is None:
         return None, problems
@@ -166,12 +171,22 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
             Problem(display, 1, 1, "$", f"the file holds {kind}; a recipe is a mapping of fields (key: value)")
         )
         return None, problems
-    problems.extend(schema.problems(document.data, document.source_map, display))
+    # A value already refused while reading (a tag, a duplicate) would only repeat as a schema error.
+    refused = [problem.where for problem in problems if problem.where]
+    problems += [
+        problem
+        for problem in schema.problems(document.data, document.source_map, display)
+        if not any(_within(problem.where, where) for where in refused)
+    ]
     if problems:
         return None, problems
     fields = build_record(RecipeFields, document.data)
     recipe = Recipe(id=recipe_id_for(display), path=display, raw=raw, fields=fields, locations=document.source_map)
     return recipe, _placement_problems(recipe)
+
+
+def _within(path: str, ancestor: str) -> bool:
+    return path == ancestor or path.startswith((ancestor + ".", ancestor + "["))
 
 
 def _placement_problems(recipe: Recipe) -> list[Problem]:

@@ -117,6 +117,11 @@ def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_p
     elif error.validator == "maximum" and error.validator_value == 1 and _is_number(error.instance):
         message = f"{shown} is greater than 1; this is a fraction: did you mean {error.instance / 100:g}?"
         hint = schema.get("x-hint")
+    elif error.validator in ("minItems", "maxItems") and isinstance(error.instance, list):
+        bound = "at least" if error.validator == "minItems" else "at most"
+        count = len(error.instance)
+        message = f"{shown} has {count} item{'s' if count != 1 else ''}; expected {bound} {error.validator_value}"
+        hint = schema.get("x-hint")
     elif error.validator == "pattern":
         message = f"{shown} does not have the expected form"
         hint = schema.get("x-hint") or f"It must match the pattern {error.validator_value}."
@@ -141,9 +146,9 @@ def _shown_value(instance: Any, path: tuple, source_map: SourceMap) -> str:
         return written
     if isinstance(instance, dict):
         return "a mapping"
-    if isinstance(instance, list):
-        return "a list"
     text = repr(instance)
+    if isinstance(instance, list) and len(text) > 80:
+        return "a list"
     return text if len(text) <= 80 else text[:77] + "..."
 
 

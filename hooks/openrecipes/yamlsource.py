@@ -180,6 +180,12 @@ class _Builder:
             Problem(self.display_path, position.line, position.column, json_path(path) if path else "", message)
         )
 
+    def refuse_tag(self, node: Node, path: Path) -> None:
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!", 1)
+        self.problem(
+            node, path, f"the YAML tag {tag} is not allowed; recipes are plain YAML (quote the value if it is text)"
+        )
+
     def build(self, node: Node, path: Path) -> Any:
         self.budget_nodes += 1
         if self.budget_nodes > MAX_NODES:
@@ -196,11 +202,11 @@ class _Builder:
         self.source_map.values.setdefault(path, _position(node))
         if isinstance(node, MappingNode):
             if node.tag != _MAP:
-                self.problem(node, path, f"YAML tag {node.tag!r} is not allowed; recipes use plain YAML")
+                self.refuse_tag(node, path)
             return self.build_mapping(node, path)
         if isinstance(node, SequenceNode):
             if node.tag != _SEQ:
-                self.problem(node, path, f"YAML tag {node.tag!r} is not allowed; recipes use plain YAML")
+                self.refuse_tag(node, path)
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         return self.build_scalar(node, path)
 
@@ -234,7 +240,7 @@ class _Builder:
     def build_scalar(self, node: ScalarNode, path: Path) -> Any:
         implicit = _STR if node.style else self.loader.resolve(ScalarNode, node.value, (True, False))
         if node.tag != implicit or node.tag not in _IMPLICIT_SCALAR_TAGS:
-            self.problem(node, path, f"YAML tag {node.tag!r} is not allowed; recipes use plain YAML")
+            self.refuse_tag(node, path)
             return node.value
         try:
             value = self.loader.construct_object(node, deep=True)
