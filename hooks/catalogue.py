@@ -20,11 +20,27 @@ from openrecipes.site import GENERATED_NAV_PAGES, plan_site
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
 log = logging.getLogger("mkdocs.plugins.openrecipes")
 
+# While serving, problems are printed but must not fail the build: MkDocs' server would hang
+# every page request until the file is fixed. So they go to a logger of their own.
+serve_log = logging.getLogger("openrecipes.serve")
+if not serve_log.handlers:
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("ERROR    -  %(message)s"))
+    serve_log.addHandler(_handler)
+    serve_log.propagate = False
+
+_command = "build"
+
 WATCHED = ("recipes", "schema", "reference")
 
 
 def _root(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    global _command
+    _command = command
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -38,15 +54,21 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     root = _root(config)
     hand_written = [file.src_uri for file in files if not file.generated_by]
-    plan = plan_site(root, hand_written=hand_written, use_directory_urls=config.use_directory_urls)
+    serving = _command == "serve"
+    plan = plan_site(
+        root, hand_written=hand_written, use_directory_urls=config.use_directory_urls, keep_going=serving
+    )
     if plan.problems:
         for problem in plan.problems:
-            log.error(str(problem))
+            (serve_log if serving else log).error(str(problem))
         files_with_problems = len({problem.path for problem in plan.problems})
-        raise PluginError(
+        summary = (
             f"{len(plan.problems)} problem{'s' if len(plan.problems) != 1 else ''} in "
-            f"{files_with_problems} file{'s' if files_with_problems != 1 else ''}; the site was not built"
+            f"{files_with_problems} file{'s' if files_with_problems != 1 else ''}"
         )
+        if not serving:
+            raise PluginError(f"{summary}; the site was not built")
+        serve_log.error(f"{summary}; serving the site without them until they are fixed")
     docs_dir = Path(config.docs_dir).resolve()
     for output in plan.outputs:
         if output.copy_of is not None:

@@ -21,6 +21,7 @@ from openrecipes.synthetic import recipe_data, yaml_text
 REPO = Path(__file__).resolve().parent.parent
 SEED_ID = "qwen3.8-27b/h200/attune-tp4-pp2"
 SEED_PATH = REPO / "recipes" / f"{SEED_ID}.yaml"
+SEED = SEED_PATH.read_text(encoding="utf-8")
 PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "schema", "reference", "hooks")
 
 

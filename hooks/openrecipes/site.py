@@ -62,20 +62,26 @@ class RecipeLinks:
         return cls(f"{base}.md", f"{base}{RECIPE_SUFFIX}", f"{base}/launch.sh", f"{base}/env.sh")
 
 
-def plan_site(root: Path, *, hand_written: Collection[str] = (), use_directory_urls: bool = True) -> SitePlan:
+def plan_site(
+    root: Path, *, hand_written: Collection[str] = (), use_directory_urls: bool = True, keep_going: bool = False
+) -> SitePlan:
     """Everything the catalogue adds to the site, or the problems that stop it.
 
     `hand_written` are the docs files already in the site (their paths in the docs tree); a
-    generated file may not take the place of one.
+    generated file may not take the place of one. With `keep_going` (for `mkdocs serve`), a site
+    is planned even when there are problems: without the recipes that have them, and with the
+    problems listed on the home page.
     """
     catalogue = load_catalogue(root)
-    if not catalogue.ok:
+    if not catalogue.ok and not keep_going:
         return SitePlan(catalogue, (), catalogue.problems)
+    broken = {problem.path for problem in catalogue.problems}
+    entries = [entry for entry in catalogue.entries if entry.recipe.path not in broken]
     env = environment()
     home_url = page_url(HOME_PAGE, use_directory_urls)
     outputs: list[Output] = []
     rows = []
-    for entry in catalogue.entries:
+    for entry in entries:
         recipe = entry.recipe
         links = RecipeLinks.of(recipe)
         name = recipe.id.rsplit("/", 1)[1]
@@ -103,7 +109,9 @@ def plan_site(root: Path, *, hand_written: Collection[str] = (), use_directory_u
         if recipe.fields.env:
             outputs.append(Output(links.env_src, content=env_script, origin=recipe.path))
         rows.append({"entry": entry, "url": relative_url(home_url, page_url(links.page_src, use_directory_urls))})
-    outputs.append(Output(HOME_PAGE, content=render(env, "home.md.j2", rows=rows)))
+    outputs.append(Output(HOME_PAGE, content=render(env, "home.md.j2", rows=rows, problems=catalogue.problems)))
+    if catalogue.reference is None:  # broken reference data: its problems are on the home page
+        return SitePlan(catalogue, tuple(outputs), catalogue.problems)
     outputs.append(
         Output(
             METHODOLOGY_PAGE,
@@ -118,7 +126,7 @@ def plan_site(root: Path, *, hand_written: Collection[str] = (), use_directory_u
             edit_path="reference/gpus.yaml",
         )
     )
-    problems = collisions(outputs, hand_written, use_directory_urls)
+    problems = [*catalogue.problems, *collisions(outputs, hand_written, use_directory_urls)]
     return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
 
 

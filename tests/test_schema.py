@@ -1,0 +1,73 @@
+"""The schema is the contributors' reference: complete, described, strict, and in step with the code."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+from conftest import REPO, SEED_PATH
+
+from openrecipes import records
+from openrecipes.schema import Schema
+
+SCHEMA = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
+
+
+def _resolve(node: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in node:
+        target = SCHEMA
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        return {**_resolve(target), **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def _objects(node: dict[str, Any], path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
+    node = _resolve(node)
+    if "properties" in node:
+        yield path, node
+        for name, child in node["properties"].items():
+            yield from _objects(child, f"{path}.{name}")
+    if "items" in node:
+        yield from _objects(node["items"], f"{path}[]")
+
+
+def test_every_property_has_a_description_and_every_object_refuses_unknown_keys() -> None:
+    for path, node in _objects(SCHEMA):
+        assert node.get("additionalProperties") is False, path
+        for name, child in node["properties"].items():
+            assert child.get("description"), f"{path}.{name} has no description"
+
+
+def test_records_mirror_the_schema_field_for_field() -> None:
+    def check(cls: type, node: dict[str, Any], path: str) -> None:
+        node = _resolve(node)
+        fields = {field.name: field for field in dataclasses.fields(cls)}
+        assert set(fields) == set(node["properties"]), path
+        required = set(node.get("required", ()))
+        hints = typing.get_type_hints(cls)
+        for name, field in fields.items():
+            has_default = field.default is not dataclasses.MISSING or field.default_factory is not dataclasses.MISSING
+            assert has_default == (name not in required), f"{path}.{name}: optional in one, required in the other"
+            annotation = hints[name]
+            if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+                annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
+            child = node["properties"][name]
+            if dataclasses.is_dataclass(annotation):
+                check(annotation, child, f"{path}.{name}")
+            elif typing.get_origin(annotation) is tuple and dataclasses.is_dataclass(typing.get_args(annotation)[0]):
+                check(typing.get_args(annotation)[0], _resolve(child)["items"], f"{path}.{name}[]")
+
+    check(records.RecipeFields, SCHEMA, "$")
+
+
+def test_the_seed_validates_unchanged_including_its_bare_date() -> None:
+    from openrecipes.yamlsource import read_document
+
+    document, problems = read_document(SEED_PATH.read_bytes(), "seed")
+    assert problems == []
+    assert Schema.load(REPO / "schema/recipe.schema.yaml").problems(document.data, document.source_map, "seed") == []
