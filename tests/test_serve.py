@@ -91,7 +91,9 @@ def test_broken_edit_is_reported_and_the_server_recovers(project: Project, serve
     assert "Methodology" in home, "the rest of the site is still served"
     assert not any("Traceback" in line for line in server.lines)
 
-    recipe.write_text(SEED.replace("1194.3", "1200.0").replace("usd_per_million_tokens: 1.84", "usd_per_million_tokens: 1.83"))
+    recipe.write_text(
+        SEED.replace("1194.3", "1200.0").replace("usd_per_million_tokens: 1.84", "usd_per_million_tokens: 1.83")
+    )
     server.wait_for(lambda: "1,200.0" in server.get(), "the fixed recipe to be served")
 
     settled = server.builds()

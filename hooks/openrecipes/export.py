@@ -1,0 +1,132 @@
+"""The catalogue as data for programs: one JSON record per recipe, and CSV rows of the table.
+
+The same records back `api/recipes.json` on the site, `openrecipes show --json` and `list --json`,
+and the compare page, so every consumer sees the same numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import io
+from typing import Any
+
+from . import describe
+from .catalogue import Entry
+from .checks import Derived
+
+API_VERSION = 1
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: _plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def fields_json(entry: Entry) -> dict[str, Any]:
+    """Every field of the recipe, as the schema names them; dates as ISO strings."""
+    fields = _plain(entry.recipe.fields)
+    fields["env"] = dict(entry.recipe.fields.env)
+    return fields
+
+
+def derived_json(derived: Derived) -> dict[str, Any]:
+    instance = derived.instance
+    return {
+        "gpu": derived.gpu.key if derived.gpu else None,
+        "peak_tflops": derived.peak_tflops,
+        "mfu": derived.mfu,
+        "usd_per_million_tokens": derived.usd_per_million_tokens,
+        "usd_per_gpu_hour": derived.usd_per_gpu_hour,
+        "tokens_per_gpu_hour": derived.tokens_per_gpu_hour,
+        "run_cost_usd": derived.run_cost_usd,
+        "price_age_days": derived.price_age_days,
+        "instance": None
+        if instance is None
+        else {
+            "name": instance.key,
+            "provider": instance.provider,
+            "gpus": instance.gpus,
+            "usd_per_hour": instance.usd_per_hour,
+            "region": instance.region,
+            "source": instance.sourced.source,
+            "as_of": instance.sourced.as_of.isoformat(),
+        },
+    }
+
+
+def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
+    """One recipe for programs: id, page URL (relative to the site root), fields, derived figures, checks."""
+    return {
+        "id": entry.recipe.id,
+        "url": url,
+        "path": entry.recipe.path,
+        "title": describe.title(entry.recipe),
+        "fields": fields_json(entry),
+        "derived": derived_json(entry.derived),
+        "checks": [
+            {**_plain(check), "field": ".".join(str(part) for part in check.field)} for check in entry.derived.checks
+        ],
+    }
+
+
+CSV_COLUMNS = (
+    "id",
+    "url",
+    "model",
+    "gpu_type",
+    "gpu_count",
+    "layout",
+    "tokens_per_s_per_gpu",
+    "usd_per_million_tokens",
+    "mfu",
+    "status",
+    "correctness",
+    "measured",
+    "framework",
+    "instance",
+)
+
+
+def csv_row(entry: Entry, url: str) -> dict[str, Any]:
+    fields = entry.recipe.fields
+    return {
+        "id": entry.recipe.id,
+        "url": url,
+        "model": fields.model,
+        "gpu_type": fields.gpu.type,
+        "gpu_count": fields.gpu.count,
+        "layout": fields.layout.label,
+        "tokens_per_s_per_gpu": fields.result.tokens_per_s_per_gpu,
+        "usd_per_million_tokens": ""
+        if fields.result.usd_per_million_tokens is None
+        else fields.result.usd_per_million_tokens,
+        "mfu": fields.result.mfu,
+        "status": fields.status,
+        "correctness": fields.correctness.result,
+        "measured": fields.result.measured.isoformat(),
+        "framework": fields.stack.framework,
+        "instance": fields.gpu.instance or "",
+    }
+
+
+def catalogue_csv(rows: list[dict[str, Any]]) -> str:
+    """CSV text; cells that a spreadsheet would run as a formula are prefixed with a quote."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: _defuse(value) for key, value in row.items()})
+    return buffer.getvalue()
+
+
+def _defuse(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
