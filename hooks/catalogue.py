@@ -55,7 +55,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     root = _root(config)
     hand_written = [file.src_uri for file in files if not file.generated_by]
     serving = _command == "serve"
-    plan = plan_site(root, hand_written=hand_written, use_directory_urls=config.use_directory_urls, keep_going=serving)
+    plan = plan_site(
+        root,
+        hand_written=hand_written,
+        use_directory_urls=config.use_directory_urls,
+        keep_going=serving,
+        site_url=config.site_url,
+    )
     if plan.problems:
         for problem in plan.problems:
             (serve_log if serving else log).error(str(problem))

@@ -72,7 +72,7 @@ def test_launch_script_and_environment_are_byte_exact(seed_site: BuildResult) ->
 def test_home_table_has_one_linked_row_per_recipe_with_exact_values(seed_site: BuildResult) -> None:
     html = seed_site.html("")
     assert [row["data-recipe"] for row in table_rows(html)] == [SEED_ID]
-    row = re.search(r'<tr data-recipe="[^"]+">(.*?)</tr>', html, re.S).group(1)
+    row = re.search(r"<tr data-recipe=[^>]+>(.*?)</tr>", html, re.S).group(1)
     cells = [" ".join(parse(cell).text) for cell in re.findall(r"<td.*?</td>", row, re.S)]
     assert cells == [
         "Qwen3.8-27B",
@@ -87,6 +87,9 @@ def test_home_table_has_one_linked_row_per_recipe_with_exact_values(seed_site: B
     ]
     values = re.findall(r'data-value="([^"]*)"', row)
     assert values[3:6] == ["1194.3", "1.84", "0.1857"]
+    assert (
+        'data-gpu="H200" data-count="8" data-status="verified" data-correctness="pass" data-framework="slime"' in html
+    )
     assert f'href="{SEED_URL}"' in row
 
 

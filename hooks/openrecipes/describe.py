@@ -37,6 +37,11 @@ def fleet(recipe: Recipe) -> str:
     return f"{gpu.count} × {gpu.type} {number(gpu.memory_gb, _places(gpu.memory_gb))} GB ({where}, {per_node})"
 
 
+def framework_name(stack: Stack) -> str:
+    """`slime 0.3.0: THUDM/slime a897e1f` -> `slime`: the name to filter recipes by."""
+    return stack.framework.replace(":", " ").split()[0]
+
+
 def stack_pins(stack: Stack) -> list[tuple[str, str]]:
     """(label, pin) for every component the recipe pins, in a fixed reading order."""
     return [(label, getattr(stack, name)) for name, label in STACK_LABELS.items() if getattr(stack, name)]
@@ -100,3 +105,21 @@ def env_script(recipe: Recipe) -> str:
 
 def _places(value: float) -> int:
     return 0 if float(value).is_integer() else len(repr(value).split(".")[1])
+
+
+def relative_change(value: float, base: float) -> str:
+    """`+12.3%` / `−4.0%` / `same`: how `value` compares with `base`."""
+    if base == 0:
+        return "n/a"
+    change = (value - base) / base
+    if round(change * 1000) == 0:
+        return "same"
+    return ("+" if change > 0 else "−") + percent(abs(change))
+
+
+def point_change(value: float, base: float) -> str:
+    """Difference of two fractions in percentage points: `+1.2 pp`."""
+    points = (value - base) * 100
+    if round(points * 10) == 0:
+        return "same"
+    return ("+" if points > 0 else "−") + number(abs(points), 1) + " pp"

@@ -51,8 +51,11 @@ def inline_text(value: object) -> Markup:
 
 
 def html_text(value: object) -> Markup:
-    """Text for raw HTML blocks and attribute values (always double-quoted in our templates)."""
-    return Markup(html.escape(str(value), quote=True))
+    """Text for raw HTML blocks and attribute values (always double-quoted in our templates).
+
+    None becomes empty: an attribute holding a missing figure is present but blank.
+    """
+    return Markup("" if value is None else html.escape(str(value), quote=True))
 
 
 def code_block(text: str, language: str = "bash") -> Markup:

@@ -1,29 +1,47 @@
 """The generated part of the site: which files exist, what they hold, and what went wrong.
 
-`plan_site` is the whole pipeline short of MkDocs: load -> validate -> render. The MkDocs hook
-turns each `Output` into a generated file; tests and the CLI call it directly.
+`plan_site` is the whole pipeline short of MkDocs: load -> validate -> check -> render. The MkDocs
+hook turns each `Output` into a generated file; tests and the CLI call it directly.
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
-from collections.abc import Collection
+from collections import defaultdict
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import jinja2
+import plotly
 from markupsafe import Markup
 
-from . import describe
-from .catalogue import RECIPE_SUFFIX, Catalogue, load_catalogue
+from . import charts, describe, export
+from .catalogue import RECIPE_SUFFIX, Catalogue, Entry, load_catalogue, slug
 from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
+from .feed import atom_feed
 from .problems import Problem, sorted_problems
-from .records import Recipe
+from .reference import Reference
 from .render import environment, render
+from .schema import SCHEMA_RELATIVE_PATH, Schema
+from .schemadoc import schema_sections
 from .urls import page_url, relative_url
 
 HOME_PAGE = "index.md"
 METHODOLOGY_PAGE = "methodology.md"
-GENERATED_NAV_PAGES = (HOME_PAGE, METHODOLOGY_PAGE)
+MODELS_PAGE = "models/index.md"
+GPUS_PAGE = "gpus/index.md"
+COMPARE_PAGE = "compare.md"
+SCHEMA_PAGE = "schema.md"
+API_JSON = "api/recipes.json"
+API_CSV = "api/recipes.csv"
+SCHEMA_JSON = "schema/recipe.schema.json"
+FEED = "feed.xml"
+PLOTLY_JS = "assets/javascripts/plotly.min.js"
+GENERATED_NAV_PAGES = (HOME_PAGE, MODELS_PAGE, GPUS_PAGE, COMPARE_PAGE, METHODOLOGY_PAGE, SCHEMA_PAGE)
+RECENT = 5
 
 
 @dataclass(frozen=True)
@@ -47,23 +65,78 @@ class SitePlan:
     problems: tuple[Problem, ...]
 
 
-@dataclass(frozen=True)
-class RecipeLinks:
-    """Where a recipe's files are: source paths for Markdown links, URLs for raw HTML."""
+def recipe_page_src(entry: Entry) -> str:
+    return f"recipes/{entry.recipe.id}.md"
 
-    page_src: str
-    yaml_src: str
-    launch_src: str
-    env_src: str
 
-    @classmethod
-    def of(cls, recipe: Recipe) -> RecipeLinks:
-        base = f"recipes/{recipe.id}"
-        return cls(f"{base}.md", f"{base}{RECIPE_SUFFIX}", f"{base}/launch.sh", f"{base}/env.sh")
+class _Site:
+    """What every page builder needs: the templates, the URL rules, the catalogue."""
+
+    def __init__(self, root: Path, entries: Sequence[Entry], reference: Reference, use_directory_urls: bool) -> None:
+        self.root = root
+        self.entries = entries
+        self.reference = reference
+        self.env: jinja2.Environment = environment()
+        self.use_directory_urls = use_directory_urls
+
+    def url(self, src_uri: str) -> str:
+        return page_url(src_uri, self.use_directory_urls)
+
+    def link(self, from_src: str, to_src: str) -> Markup:
+        """A relative URL for raw HTML (MkDocs does not rewrite links inside raw HTML)."""
+        return Markup(relative_url(self.url(from_src), self.url(to_src)))
+
+    def recipe_url_from(self, from_src: str) -> Callable[[Entry], str]:
+        return lambda entry: str(self.link(from_src, recipe_page_src(entry)))
+
+    def rows(self, from_src: str, entries: Sequence[Entry]) -> list[dict[str, Any]]:
+        url_of = self.recipe_url_from(from_src)
+        return [{"entry": entry, "url": url_of(entry)} for entry in entries]
+
+    def page(self, src: str, template: str, **context: Any) -> str:
+        return render(
+            self.env,
+            template,
+            links={
+                name: self.link(src, target)
+                for name, target in {
+                    "home": HOME_PAGE,
+                    "methodology": METHODOLOGY_PAGE,
+                    "compare": COMPARE_PAGE,
+                    "models": MODELS_PAGE,
+                    "gpus": GPUS_PAGE,
+                    "api_json": API_JSON,
+                    "api_csv": API_CSV,
+                    "schema_json": SCHEMA_JSON,
+                    "feed": FEED,
+                    "plotly": PLOTLY_JS,
+                }.items()
+            },
+            price_options=self.price_options(),
+            **context,
+        )
+
+    def price_options(self) -> Markup:
+        """Listed instance prices for the price calculator, as JSON for a data attribute."""
+        options = [
+            {
+                "name": spec.key,
+                "gpu": spec.gpu,
+                "usd_per_gpu_hour": round(spec.usd_per_gpu_hour, 6),
+                "as_of": spec.sourced.as_of.isoformat(),
+            }
+            for spec in self.reference.instances.values()
+        ]
+        return Markup(json.dumps(options, separators=(",", ":"), sort_keys=True))
 
 
 def plan_site(
-    root: Path, *, hand_written: Collection[str] = (), use_directory_urls: bool = True, keep_going: bool = False
+    root: Path,
+    *,
+    hand_written: Collection[str] = (),
+    use_directory_urls: bool = True,
+    keep_going: bool = False,
+    site_url: str | None = None,
 ) -> SitePlan:
     """Everything the catalogue adds to the site, or the problems that stop it.
 
@@ -75,59 +148,146 @@ def plan_site(
     catalogue = load_catalogue(root)
     if not catalogue.ok and not keep_going:
         return SitePlan(catalogue, (), catalogue.problems)
+    if catalogue.reference is None:  # broken reference data: nothing can be checked or shown
+        env = environment()
+        home = render(env, "home.md.j2", rows=[], recent=[], problems=catalogue.problems, links={}, charts={})
+        return SitePlan(catalogue, (Output(HOME_PAGE, content=home),), catalogue.problems)
     broken = {problem.path for problem in catalogue.problems}
     entries = [entry for entry in catalogue.entries if entry.recipe.path not in broken]
-    env = environment()
-    home_url = page_url(HOME_PAGE, use_directory_urls)
-    outputs: list[Output] = []
-    rows = []
-    for entry in entries:
+    site = _Site(root, entries, catalogue.reference, use_directory_urls)
+    outputs = [
+        *_recipe_outputs(site),
+        *_index_outputs(site, catalogue.problems),
+        *_group_outputs(site),
+        *_data_outputs(site, site_url),
+        Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js"),
+    ]
+    problems = [*catalogue.problems, *collisions(outputs, hand_written, use_directory_urls)]
+    return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
+
+
+def _recipe_outputs(site: _Site) -> list[Output]:
+    by_model: dict[str, list[Entry]] = defaultdict(list)
+    for entry in site.entries:
+        by_model[slug(entry.recipe.fields.model)].append(entry)
+    outputs = []
+    for entry in site.entries:
         recipe = entry.recipe
-        links = RecipeLinks.of(recipe)
+        src = recipe_page_src(entry)
         name = recipe.id.rsplit("/", 1)[1]
         env_script = describe.env_script(recipe)
-        page = render(
-            env,
+        alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
+        page = site.page(
+            src,
             "recipe.md.j2",
             recipe=recipe,
             f=recipe.fields,
             derived=entry.derived,
             title=describe.title(recipe),
             env_script=env_script,
-            links={
+            files={
                 "yaml": Markup(f"{name}{RECIPE_SUFFIX}"),
                 "launch": Markup(f"{name}/launch.sh"),
                 "env": Markup(f"{name}/env.sh"),
-                "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(links.page_src))),
+                "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
             },
+            alternatives=site.rows(src, alternatives),
+            compare_url=Markup(f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}"),
         )
         outputs += [
-            Output(links.page_src, content=page, edit_path=recipe.path, origin=recipe.path),
-            Output(links.yaml_src, copy_of=root / recipe.path, origin=recipe.path),
-            Output(links.launch_src, content=recipe.fields.run, origin=recipe.path),
+            Output(src, content=page, edit_path=recipe.path, origin=recipe.path),
+            Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path),
+            Output(f"recipes/{recipe.id}/launch.sh", content=recipe.fields.run, origin=recipe.path),
         ]
         if recipe.fields.env:
-            outputs.append(Output(links.env_src, content=env_script, origin=recipe.path))
-        rows.append({"entry": entry, "url": relative_url(home_url, page_url(links.page_src, use_directory_urls))})
-    outputs.append(Output(HOME_PAGE, content=render(env, "home.md.j2", rows=rows, problems=catalogue.problems)))
-    if catalogue.reference is None:  # broken reference data: its problems are on the home page
-        return SitePlan(catalogue, tuple(outputs), catalogue.problems)
-    outputs.append(
-        Output(
-            METHODOLOGY_PAGE,
-            content=render(
-                env,
-                "methodology.md.j2",
-                reference=catalogue.reference,
-                mfu_tolerance=MFU_TOLERANCE,
-                price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
-                price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
-            ),
-            edit_path="reference/gpus.yaml",
-        )
+            outputs.append(Output(f"recipes/{recipe.id}/env.sh", content=env_script, origin=recipe.path))
+    return outputs
+
+
+def _newest_first(entries: Sequence[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: (e.recipe.fields.result.measured, e.recipe.id), reverse=True)
+
+
+def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:
+    home = site.page(
+        HOME_PAGE,
+        "home.md.j2",
+        rows=site.rows(HOME_PAGE, site.entries),
+        recent=site.rows(HOME_PAGE, _newest_first(site.entries)[:RECENT]),
+        problems=problems,
+        charts={
+            "cost": charts.cost_throughput(site.entries, site.recipe_url_from(HOME_PAGE)),
+            "mfu": charts.mfu_by_model(site.entries, site.recipe_url_from(HOME_PAGE)),
+        },
     )
-    problems = [*catalogue.problems, *collisions(outputs, hand_written, use_directory_urls)]
-    return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
+    methodology = site.page(
+        METHODOLOGY_PAGE,
+        "methodology.md.j2",
+        reference=site.reference,
+        mfu_tolerance=MFU_TOLERANCE,
+        price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
+        price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
+    )
+    compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
+    schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
+    schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=schema_sections(schema.document))
+    return [
+        Output(HOME_PAGE, content=home),
+        Output(METHODOLOGY_PAGE, content=methodology, edit_path="reference/gpus.yaml"),
+        Output(COMPARE_PAGE, content=compare),
+        Output(SCHEMA_PAGE, content=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
+    ]
+
+
+def _group_outputs(site: _Site) -> list[Output]:
+    """A page per model and per GPU type with its recipes, and an index page of each."""
+    outputs = []
+    for kind, index_src, key_of in (
+        ("model", MODELS_PAGE, lambda e: e.recipe.fields.model),
+        ("gpu", GPUS_PAGE, lambda e: e.derived.gpu.key if e.derived.gpu else e.recipe.fields.gpu.type),
+    ):
+        groups: dict[str, list[Entry]] = defaultdict(list)
+        names: dict[str, str] = {}
+        for entry in site.entries:
+            names.setdefault(slug(key_of(entry)), key_of(entry))
+            groups[slug(key_of(entry))].append(entry)
+        folder = posixpath.dirname(index_src)
+        summaries = []
+        for group_slug in sorted(groups):
+            src = f"{folder}/{group_slug}.md"
+            members = groups[group_slug]
+            gpu = site.reference.gpus.get(names[group_slug]) if kind == "gpu" else None
+            page = site.page(
+                src,
+                "group.md.j2",
+                kind=kind,
+                name=names[group_slug],
+                gpu=gpu,
+                model=site.reference.model(names[group_slug]) if kind == "model" else None,
+                rows=site.rows(src, members),
+                charts={
+                    "cost": charts.cost_throughput(members, site.recipe_url_from(src)),
+                    "mfu": charts.mfu_by_model(members, site.recipe_url_from(src)),
+                },
+            )
+            outputs.append(Output(src, content=page))
+            summaries.append({"name": names[group_slug], "url": site.link(index_src, src), "entries": members})
+        outputs.append(Output(index_src, content=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
+    return outputs
+
+
+def _data_outputs(site: _Site, site_url: str | None) -> list[Output]:
+    records = [export.recipe_json(entry, site.url(recipe_page_src(entry))) for entry in site.entries]
+    api = {"version": export.API_VERSION, "count": len(records), "recipes": records}
+    csv_rows = [export.csv_row(entry, site.url(recipe_page_src(entry))) for entry in site.entries]
+    schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH).document
+    feed_entries = [(entry, site.url(recipe_page_src(entry))) for entry in _newest_first(site.entries)]
+    return [
+        Output(API_JSON, content=json.dumps(api, indent=1, ensure_ascii=False, sort_keys=False) + "\n"),
+        Output(API_CSV, content=export.catalogue_csv(csv_rows)),
+        Output(SCHEMA_JSON, content=json.dumps(schema, indent=2, ensure_ascii=False) + "\n"),
+        Output(FEED, content=atom_feed(feed_entries, site_url)),
+    ]
 
 
 def collisions(outputs: Collection[Output], hand_written: Collection[str], use_directory_urls: bool) -> list[Problem]:

@@ -1,0 +1,131 @@
+"""Plotly figures built at build time, embedded in pages as JSON and drawn by docs/assets/charts.js.
+
+Figures carry no theme: the page's script applies the light or dark colours when it draws, so
+the charts follow Material's palette toggle. A point's `customdata` is its page URL relative to
+the site root; the script turns a click into navigation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.utils import PlotlyJSONEncoder
+
+from . import describe, fmt
+from .catalogue import Entry
+
+UrlOf = Callable[[Entry], str]
+
+
+def figure_json(figure: go.Figure) -> str:
+    data = figure.to_plotly_json()
+    data["layout"].pop("template", None)
+    return json.dumps(data, cls=PlotlyJSONEncoder, separators=(",", ":"), sort_keys=True)
+
+
+def _gpu_name(entry: Entry) -> str:
+    return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
+
+
+def _hover(entry: Entry) -> str:
+    f = entry.recipe.fields
+    price = "no public price" if f.result.usd_per_million_tokens is None else fmt.usd(f.result.usd_per_million_tokens)
+    # Plotly renders hover text as HTML: `describe.title` only holds schema-restricted characters,
+    # and the figures are ours.
+    return (
+        f"{describe.title(entry.recipe)}<br>{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU"
+        f" · {price} / 1M tokens · MFU {fmt.percent(f.result.mfu)}"
+    )
+
+
+def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
+    """Indexes of the points no other point beats on both axes (more tokens/s, lower price)."""
+    order = sorted(range(len(points)), key=lambda i: (-points[i][0], points[i][1]))
+    front, cheapest = [], float("inf")
+    for index in order:
+        if points[index][1] < cheapest:
+            front.append(index)
+            cheapest = points[index][1]
+    return sorted(front, key=lambda i: points[i][0])
+
+
+def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str | None:
+    """$/1M tokens against tokens/s per GPU, one point per priced recipe, with the Pareto frontier."""
+    priced = [e for e in entries if e.recipe.fields.result.usd_per_million_tokens is not None]
+    if not priced:
+        return None
+    figure = go.Figure()
+    for gpu in sorted({_gpu_name(e) for e in priced}):
+        group = [e for e in priced if _gpu_name(e) == gpu]
+        figure.add_trace(
+            go.Scatter(
+                name=gpu,
+                mode="markers",
+                x=[e.recipe.fields.result.tokens_per_s_per_gpu for e in group],
+                y=[e.recipe.fields.result.usd_per_million_tokens for e in group],
+                customdata=[url_of(e) for e in group],
+                hovertext=[_hover(e) for e in group],
+                hovertemplate="%{hovertext}<extra></extra>",
+                marker={"size": 11},
+            )
+        )
+    points = [
+        (e.recipe.fields.result.tokens_per_s_per_gpu, e.recipe.fields.result.usd_per_million_tokens) for e in priced
+    ]
+    front = pareto_front(points)
+    figure.add_trace(
+        go.Scatter(
+            name="Pareto frontier",
+            mode="lines",
+            x=[points[i][0] for i in front],
+            y=[points[i][1] for i in front],
+            line={"dash": "dot", "shape": "hv"},
+            hoverinfo="skip",
+        )
+    )
+    figure.update_layout(
+        xaxis={"title": {"text": "tokens/s per GPU"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": "$ per 1M tokens"}, "rangemode": "tozero", "tickprefix": "$"},
+        legend={"title": {"text": "GPU"}},
+        margin={"l": 60, "r": 20, "t": 20, "b": 50},
+        hovermode="closest",
+    )
+    return figure_json(figure)
+
+
+def mfu_by_model(entries: Sequence[Entry], url_of: UrlOf) -> str | None:
+    """One bar per recipe, grouped by model: MFU as a percent."""
+    if not entries:
+        return None
+    figure = go.Figure()
+    for model in sorted({e.recipe.fields.model for e in entries}):
+        group = sorted(
+            (e for e in entries if e.recipe.fields.model == model), key=lambda e: -e.recipe.fields.result.mfu
+        )
+        labels = [f"{e.recipe.fields.gpu.count}×{_gpu_name(e)} {e.recipe.fields.layout.label}" for e in group]
+        # Bars with the same category would be drawn as one: tell repeated layouts apart by file name.
+        labels = [
+            f"{label} · {e.recipe.id.rsplit('/', 1)[1]}" if labels.count(label) > 1 else label
+            for label, e in zip(labels, group, strict=True)
+        ]
+        figure.add_trace(
+            go.Bar(
+                name=model,
+                x=[[model] * len(group), labels],
+                y=[round(e.recipe.fields.result.mfu * 100, 2) for e in group],
+                customdata=[url_of(e) for e in group],
+                hovertext=[_hover(e) for e in group],
+                hovertemplate="%{hovertext}<extra></extra>",
+            )
+        )
+    figure.update_layout(
+        yaxis={"title": {"text": "MFU (%)"}, "rangemode": "tozero", "ticksuffix": "%"},
+        xaxis={"type": "multicategory"},
+        showlegend=False,
+        margin={"l": 60, "r": 20, "t": 20, "b": 90},
+        bargap=0.3,
+    )
+    return figure_json(figure)
