@@ -137,7 +137,8 @@ CASES = [
         "  CUDA_DEVICE_MAX_CONNECTIONS: '1'\n",
         "  CUDA-DEVICE: '1'\n",
         [
-            f"{FILE}:114:3: $.env['CUDA-DEVICE']: 'CUDA-DEVICE' is not a valid name here; names match ^[A-Za-z_][A-Za-z0-9_]*$"
+            f"{FILE}:114:3: $.env['CUDA-DEVICE']: 'CUDA-DEVICE' is not a valid name here; "
+            "names match ^[A-Za-z_][A-Za-z0-9_]*$"
         ],
     ),
     (
@@ -240,7 +241,8 @@ def test_alias_bomb_fails_fast_in_bounded_memory(project: Project) -> None:
     _write(project, "\n".join(lines) + "\n")
     problems = [str(p) for p in load_catalogue(project.root).problems]
     assert problems == [
-        f"{FILE}:1:34: the document expands to more than 20,000 values (through YAML aliases?); write the values out instead"
+        f"{FILE}:1:34: the document expands to more than 20,000 values (through YAML aliases?); "
+        "write the values out instead"
     ]
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
