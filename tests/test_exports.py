@@ -1,0 +1,182 @@
+"""Static data files for programs: JSON and CSV exports, the schema as JSON, the Atom feed, and the
+pages that document them (schema reference, model and GPU views, compare page shell)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+
+import yaml
+from conftest import REPO, SEED_ID, SEED_PATH, Project, parse
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def _text(html: str) -> str:
+    return " ".join(" ".join(parse(html).text).split())
+
+
+def _catalogue(project: Project):  # noqa: ANN202 - a BuildResult
+    project.add_seed()
+    project.add_synthetic(
+        "llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=__import__("datetime").date(2026, 11, 1)
+    )
+    project.add_synthetic(
+        "llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0, status="unverified"
+    )
+    result = project.build()
+    assert result.ok, result.errors()
+    return result
+
+
+def test_api_json_has_every_field_derived_figures_and_checks(project: Project) -> None:
+    result = _catalogue(project)
+    api = json.loads((result.site / "api/recipes.json").read_text(encoding="utf-8"))
+    assert api["version"] == 1 and api["count"] == 3
+    assert [r["id"] for r in api["recipes"]] == [SEED_ID, "llama-3.1-70b/h100/p5", "llama-3.1-70b/mi300x/onprem"]
+    seed = api["recipes"][0]
+    assert seed["url"] == f"recipes/{SEED_ID}/"
+    assert (result.site / seed["url"] / "index.html").exists()
+    original = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))
+    original["result"]["measured"] = "2026-10-14"
+
+    def assert_contains(published: object, written: object, where: str) -> None:
+        # Every written field is published as written; fields left out are published as null.
+        if isinstance(written, dict):
+            for key, item in written.items():
+                assert_contains(published[key], item, f"{where}.{key}")
+            assert all(published[key] is None for key in published.keys() - written.keys()), where
+        else:
+            assert published == written, where
+
+    assert_contains(seed["fields"], original, "$")
+    assert seed["derived"]["peak_tflops"] == 989
+    assert round(seed["derived"]["usd_per_million_tokens"], 4) == 1.8402
+    assert seed["derived"]["instance"]["name"] == "AWS p5en.48xlarge"
+    assert {c["name"]: c["passed"] for c in seed["checks"]}["MFU"] is True
+    assert api["recipes"][2]["fields"]["result"]["usd_per_million_tokens"] is None
+
+
+def test_api_csv_has_the_comparison_columns(project: Project) -> None:
+    result = _catalogue(project)
+    rows = list(csv.DictReader(io.StringIO((result.site / "api/recipes.csv").read_text(encoding="utf-8"))))
+    assert rows[0] == {
+        "id": SEED_ID,
+        "url": f"recipes/{SEED_ID}/",
+        "model": "Qwen3.8-27B",
+        "gpu_type": "H200",
+        "gpu_count": "8",
+        "layout": "TP4 PP2",
+        "tokens_per_s_per_gpu": "1194.3",
+        "usd_per_million_tokens": "1.84",
+        "mfu": "0.1857",
+        "status": "verified",
+        "correctness": "pass",
+        "measured": "2026-10-14",
+        "framework": "slime 0.3.0: THUDM/slime a897e1f plus 8 commits that do not change the training step",
+        "instance": "AWS p5en.48xlarge",
+    }
+    assert rows[2]["usd_per_million_tokens"] == "" and rows[2]["instance"] == ""
+
+
+def test_csv_cells_cannot_become_spreadsheet_formulas(project: Project) -> None:
+    data = project.add_synthetic("llama-3.1-70b/h100/formula")
+    data["stack"]["framework"] = '=HYPERLINK("http://evil")'
+    project.add("llama-3.1-70b/h100/formula", data)
+    result = project.build()
+    assert result.ok, result.errors()
+    rows = list(csv.DictReader(io.StringIO((result.site / "api/recipes.csv").read_text(encoding="utf-8"))))
+    assert rows[0]["framework"] == '\'=HYPERLINK("http://evil")'
+
+
+def test_schema_is_published_as_json_and_documented_field_by_field(project: Project) -> None:
+    result = _catalogue(project)
+    published = json.loads((result.site / "schema/recipe.schema.json").read_text(encoding="utf-8"))
+    assert published == yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
+    text = _text(result.html("schema/"))
+    assert "recipe.layout.recompute" in text
+    assert "mfu number yes > 0; ≤ 1 Model FLOPs utilisation as a fraction in (0, 1]" in text
+    assert "cuda string no CUDA toolkit version (NVIDIA GPUs)." in text
+
+
+def test_atom_feed_lists_recipes_newest_first_with_absolute_links(project: Project) -> None:
+    result = _catalogue(project)
+    feed = ElementTree.fromstring((result.site / "feed.xml").read_bytes())
+    entries = feed.findall(f"{ATOM}entry")
+    assert [e.findtext(f"{ATOM}id") for e in entries] == [
+        "urn:openrecipes:recipe:llama-3.1-70b/h100/p5",
+        f"urn:openrecipes:recipe:{SEED_ID}",
+        "urn:openrecipes:recipe:llama-3.1-70b/mi300x/onprem",
+    ]
+    assert feed.findtext(f"{ATOM}updated") == "2026-11-01T00:00:00Z"
+    link = entries[1].find(f"{ATOM}link").get("href")
+    assert link == f"https://openrecipes.github.io/openrecipes/recipes/{SEED_ID}/"
+    assert '<link rel="alternate" type="application/atom+xml"' in result.html("")
+
+
+def test_home_page_lists_recently_added_and_links_the_data(project: Project) -> None:
+    result = _catalogue(project)
+    home = result.html("")
+    recent = re.search(r'<h2 id="recently-added".*?</ul>', home, re.S).group(0)
+    assert re.findall(r'href="(recipes/[^"]+)"', recent) == [
+        "recipes/llama-3.1-70b/h100/p5/",
+        f"recipes/{SEED_ID}/",
+        "recipes/llama-3.1-70b/mi300x/onprem/",
+    ]
+    for target in ("api/recipes.json", "api/recipes.csv", "schema/recipe.schema.json", "feed.xml"):
+        assert f'href="{target}"' in home
+
+
+def test_model_and_gpu_pages_list_their_recipes_with_charts(project: Project) -> None:
+    result = _catalogue(project)
+    model = result.html("models/llama-3.1-70b/")
+    assert re.findall(r'<tr data-recipe="([^"]+)"', model) == ["llama-3.1-70b/h100/p5", "llama-3.1-70b/mi300x/onprem"]
+    assert 'href="../../recipes/llama-3.1-70b/h100/p5/"' in model
+    assert model.count('class="or-chart"') == 2
+    gpu = result.html("gpus/h200/")
+    assert re.findall(r'<tr data-recipe="([^"]+)"', gpu) == [SEED_ID]
+    assert "NVIDIA H200 SXM 141GB: 989 TFLOP/s dense BF16, 1,979 FP8, 141 GB" in _text(gpu)
+    models = _text(result.html("models/"))
+    assert "Llama 3.1 70B 2 $2.12 38.5%" in models
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>\s*</div>', result.html(""), re.S).group(0)
+    assert "Models" in nav and "GPUs" in nav and "Compare" in nav
+
+
+def test_charts_hold_a_point_per_priced_recipe_and_the_pareto_frontier(project: Project) -> None:
+    result = _catalogue(project)
+    home = result.html("")
+    figures = [
+        json.loads(parse(f"<div {m}>").elements[0][1]["data-figure"]) for m in re.findall(r'data-figure="[^"]*"', home)
+    ]
+    cost, mfu = figures
+    points = {trace["name"]: trace for trace in cost["data"]}
+    assert set(points) == {"H100", "H200", "Pareto frontier"}
+    assert points["H200"]["customdata"] == [f"recipes/{SEED_ID}/"]
+    assert points["H200"]["y"] == [1.84]
+    assert points["Pareto frontier"]["x"] == [1194.3]  # the seed is both faster and cheaper than p5
+    assert sum(len(trace["y"]) for trace in mfu["data"]) == 3
+    assert "template" not in cost["layout"]
+    recipe_page = result.html(f"recipes/{SEED_ID}/")
+    assert "or-chart" not in recipe_page and "plotly" not in recipe_page.lower()
+    assert (result.site / "assets/javascripts/plotly.min.js").stat().st_size > 1_000_000
+
+
+def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
+    project.add_synthetic("llama-3.1-70b/h100/base", tokens_per_s=900.0)
+    project.add_synthetic("llama-3.1-70b/h100/faster", tokens_per_s=990.0)
+    result = project.build()
+    assert result.ok, result.errors()
+    text = _text(result.html("recipes/llama-3.1-70b/h100/base/"))
+    assert "Other recipes for this model" in text
+    assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.93 (−9.1%) 42.4% (+3.9 pp) verified" in text
+
+
+def test_compare_page_is_linked_from_every_recipe(project: Project) -> None:
+    result = _catalogue(project)
+    page = result.html(f"recipes/{SEED_ID}/")
+    assert f'href="../../../../compare/?a={SEED_ID}"' in page
+    compare = result.html("compare/")
+    assert 'data-or-compare data-api="../api/recipes.json"' in compare
