@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -229,6 +230,12 @@ def build_record(cls: type[T], data: Any) -> T:
     return _convert(cls, data)
 
 
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
+    # Resolving string annotations is slow; the classes are fixed, so once per class is enough.
+    return typing.get_type_hints(cls)
+
+
 def _convert(annotation: Any, value: Any) -> Any:
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -240,7 +247,7 @@ def _convert(annotation: Any, value: Any) -> Any:
             return tuple((str(key), str(item)) for key, item in value.items())
         return tuple(_convert(item_type, item) for item in value)
     if dataclasses.is_dataclass(annotation):
-        hints = typing.get_type_hints(annotation)
+        hints = _field_types(annotation)
         return annotation(**{name: _convert(hints[name], item) for name, item in value.items()})
     if annotation is dt.date and isinstance(value, str):
         return dt.date.fromisoformat(value)

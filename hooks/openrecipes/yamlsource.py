@@ -10,7 +10,9 @@ every key and value for error messages.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +49,7 @@ _IMPLICIT_SCALAR_TAGS = {
 # Characters that change how text is displayed or executed without being visible: C0/C1
 # controls (bar tab and newline) and the bidirectional overrides of "Trojan Source" attacks,
 # which could make a launch script read differently from what it runs.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 Path = tuple[str | int, ...]
 
@@ -238,7 +240,7 @@ class _Builder:
         return result
 
     def build_scalar(self, node: ScalarNode, path: Path) -> Any:
-        implicit = _STR if node.style else self.loader.resolve(ScalarNode, node.value, (True, False))
+        implicit = _STR if node.style else _implicit_tag(node.value)
         if node.tag != implicit or node.tag not in _IMPLICIT_SCALAR_TAGS:
             self.refuse_tag(node, path)
             return node.value
@@ -258,14 +260,17 @@ class _Builder:
         return value
 
     def _check_text(self, node: Node, path: Path, text: str) -> None:
-        for char in text:
-            if char in "\n\t":
-                continue
-            if char in _BIDI_CONTROLS or unicodedata.category(char) == "Cc":
-                name = unicodedata.name(char, "control character")
-                self.problem(
-                    node,
-                    path,
-                    f"contains the invisible character U+{ord(char):04X} ({name}); remove it",
-                )
-                return
+        found = _INVISIBLE.search(text)
+        if found:
+            char = found.group()
+            name = unicodedata.name(char, "control character")
+            self.problem(node, path, f"contains the invisible character U+{ord(char):04X} ({name}); remove it")
+
+
+@functools.lru_cache(maxsize=4096)
+def _implicit_tag(value: str) -> str:
+    """The tag YAML gives a plain scalar written as `value` (`5` -> int, `no` -> bool)."""
+    return _RESOLVER.resolve(ScalarNode, value, (True, False))
+
+
+_RESOLVER = yaml.resolver.Resolver()
