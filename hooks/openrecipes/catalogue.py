@@ -15,6 +15,7 @@ from .problems import Problem, json_path, sorted_problems
 from .records import Recipe, RecipeFields, build_record
 from .reference import Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
+from .skeleton import placeholder_problems
 from .yamlsource import MAX_FILE_BYTES, read_document
 
 RECIPES_DIR = "recipes"
@@ -171,7 +172,9 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
             Problem(display, 1, 1, "$", f"the file holds {kind}; a recipe is a mapping of fields (key: value)")
         )
         return None, problems
-    # A value already refused while reading (a tag, a duplicate) would only repeat as a schema error.
+    # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
+    problems += placeholder_problems(document.data, document.source_map, display, schema.document)
+    # A value already refused while reading (a tag, a duplicate, a placeholder) would only repeat as a schema error.
     refused = [problem.where for problem in problems if problem.where]
     problems += [
         problem

@@ -1,0 +1,216 @@
+"""Recipe skeletons for `openrecipes new`, and the check that no placeholder is left in a recipe.
+
+A skeleton holds every field of schema/recipe.schema.yaml, read from the schema at run time so it
+never drifts from it. Fields the author did not give are placeholders: text starting with
+`FILL IN`. The loader refuses any such text (in every field, even where the schema would accept
+it as a string), and says what belongs there from the field's description and type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import yaml
+
+from .problems import Problem, json_path
+from .yamlsource import SourceMap
+
+PLACEHOLDER = "FILL IN"
+
+Node = Mapping[str, Any]
+FieldPath = tuple[str | int, ...]
+
+
+def is_placeholder(value: Any) -> bool:
+    return isinstance(value, str) and value.lstrip().startswith(PLACEHOLDER)
+
+
+class SchemaWalker:
+    """Resolves `$ref`s and finds the schema node that describes a place in a recipe."""
+
+    def __init__(self, document: Node) -> None:
+        self.document = document
+
+    def resolve(self, node: Node) -> Node:
+        while "$ref" in node:
+            target: Any = self.document
+            for part in node["$ref"].removeprefix("#/").split("/"):
+                target = target[part]
+            # Keywords next to a $ref (a description, a maxLength) refine the target.
+            node = {**target, **{key: value for key, value in node.items() if key != "$ref"}}
+        return node
+
+    def child(self, node: Node, key: str | int) -> Node | None:
+        node = self.resolve(node)
+        if isinstance(key, int):
+            items = node.get("items")
+            return self.resolve(items) if isinstance(items, Mapping) else None
+        if key in node.get("properties", {}):
+            return self.resolve(node["properties"][key])
+        for pattern, child in node.get("patternProperties", {}).items():
+            if re.search(pattern, key):
+                return self.resolve(child)
+        return None
+
+
+def _types(node: Node) -> list[str]:
+    declared = node.get("type", [])
+    return list(declared) if isinstance(declared, list) else [declared]
+
+
+def _bound(node: Node) -> str:
+    parts = []
+    if "minimum" in node:
+        parts.append(f"≥ {node['minimum']:g}")
+    if "exclusiveMinimum" in node:
+        parts.append(f"> {node['exclusiveMinimum']:g}")
+    if "maximum" in node:
+        parts.append(f"≤ {node['maximum']:g}")
+    return " and ".join(parts)
+
+
+def expected(node: Node, walker: SchemaWalker) -> str:
+    """What a value of `node` looks like, in words: `an integer ≥ 1`, `one of 'bf16', 'fp16'`."""
+    node = walker.resolve(node)
+    types = _types(node)
+    nullable = "null" in types
+    suffix = ", or null" if nullable else ""
+    if "const" in node:
+        return repr(node["const"])
+    if "enum" in node:
+        options = [option for option in node["enum"] if option is not None]
+        text = "one of " + ", ".join(repr(option) for option in options)
+        return text + (", or null" if nullable or None in node["enum"] else "")
+    kind = next((t for t in types if t != "null"), "")
+    if kind == "integer":
+        return f"an integer {_bound(node)}".rstrip() + suffix
+    if kind == "number":
+        return f"a number {_bound(node)}".rstrip() + suffix
+    if kind == "boolean":
+        return "true or false" + suffix
+    if kind == "string":
+        if node.get("format") == "date":
+            return "an ISO date (YYYY-MM-DD)" + suffix
+        return "text" + suffix
+    if kind == "array":
+        items = node.get("items", {})
+        count = node.get("minItems") if node.get("minItems") == node.get("maxItems") else None
+        what = expected(items, walker) if isinstance(items, Mapping) else "values"
+        return (f"a list of {count} values, each {what}" if count else f"a list, each item {what}") + suffix
+    if kind == "object":
+        if "patternProperties" in node and "properties" not in node:
+            return "a mapping of NAME: 'value' ({} for none)"
+        return "a mapping" + suffix
+    return "a value"
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    sentence = re.split(r"(?<=[a-z0-9)`'])\. ", text, maxsplit=1)[0]
+    return sentence.rstrip(".")
+
+
+def skeleton(document: Node, given: Mapping[FieldPath, Any]) -> dict[str, Any]:
+    """Every field of the schema, in its order: `given` values where stated, placeholders elsewhere."""
+    walker = SchemaWalker(document)
+
+    def build(node: Node, path: FieldPath) -> Any:
+        if path in given:
+            return given[path]
+        node = walker.resolve(node)
+        types = _types(node)
+        if "object" in types and "properties" in node:
+            return {name: build(child, (*path, name)) for name, child in node["properties"].items()}
+        items = walker.resolve(node.get("items", {})) if "array" in types else {}
+        if "object" in _types(items) and "properties" in items:
+            # One example item shows its fields; the author removes it if there is none.
+            return [build(items, (*path, 0))]
+        return f"{PLACEHOLDER}: {_first_sentence(node.get('description', 'a value'))}"
+
+    return build(document, ())
+
+
+def placeholder_problems(data: Any, source_map: SourceMap, display_path: str, document: Node) -> list[Problem]:
+    """Every placeholder left in `data`, each with what to write instead."""
+    if not any(is_placeholder(scalar) for scalar in _scalars(data)):
+        return []  # the common case, kept cheap: no schema walk for a finished recipe
+    walker = SchemaWalker(document)
+    problems = []
+    for path, node, alternative in _placeholders(data, walker.resolve(document), (), walker, None):
+        what = _first_sentence(node.get("description", "")) if node else ""
+        message = "placeholder not filled in: " + (f"{what}. " if what else "")
+        message += f"Write {expected(node, walker) if node else 'a value'}"
+        if alternative:
+            message += f", {alternative}"
+        hint = node.get("x-hint") if node else None
+        if hint:  # the schema's own advice for the field (how to quote a version, what a SHA-256 looks like)
+            message += f". {hint}"
+        position = source_map.value_at(path)
+        problems.append(Problem(display_path, position.line, position.column, json_path(path), message))
+    return problems
+
+
+def _scalars(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _scalars(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _scalars(item)
+    else:
+        yield value
+
+
+def _placeholders(
+    value: Any, node: Node | None, path: FieldPath, walker: SchemaWalker, alternative: str | None
+) -> Iterator[tuple[FieldPath, Node | None, str | None]]:
+    """(path, schema node, the nearest way out other than filling it in) of every placeholder."""
+    if isinstance(value, dict):
+        required = set(node.get("required", ())) if node else set()
+        for key, item in value.items():
+            child = walker.child(node, key) if node else None
+            item_path = (*path, key)
+            optional = node is not None and "properties" in node and key not in required
+            yield from _placeholders(
+                item, child, item_path, walker, _alternative(item, child, item_path, optional) or alternative
+            )
+    elif isinstance(value, list):
+        child = walker.child(node, 0) if node else None
+        for index, item in enumerate(value):
+            item_path = (*path, index)
+            inner = f"or remove the item {json_path(item_path)}" if isinstance(item, dict) else alternative
+            yield from _placeholders(item, child, item_path, walker, inner)
+    elif is_placeholder(value):
+        yield path, node, alternative
+
+
+def _alternative(value: Any, node: Node | None, path: FieldPath, optional: bool) -> str | None:
+    if optional:
+        if isinstance(value, (dict, list)):
+            return f"or delete {json_path(path)}: it is optional"
+        return "or delete the line: the field is optional"
+    if node is not None and isinstance(value, dict) and "null" in _types(node):
+        return f"or set {json_path(path)} to null"
+    return None
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style throughout, multi-line text as literal blocks."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text else None)
+
+
+_Dumper.add_representer(str, _represent_text)
+
+
+def recipe_text(data: Mapping[str, Any], relative_path: str) -> str:
+    header = (
+        f"# {relative_path}\n"
+        "# An OpenRecipes recipe; the fields are documented in schema/recipe.schema.yaml.\n"
+        f"# Replace every '{PLACEHOLDER}' value, then run: openrecipes validate {relative_path}\n"
+    )
+    return header + yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
