@@ -1,0 +1,594 @@
+"""The `openrecipes` command: validate, new, list, show, diff and bench, in-process and as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import REPO, SEED_ID, SEED_PATH, Project, copy_project
+
+from openrecipes import export
+from openrecipes.catalogue import load_catalogue
+from openrecipes.cli import main
+from openrecipes.skeleton import SchemaWalker, is_placeholder
+from openrecipes.synthetic import recipe_data, yaml_text
+
+SEED_FILE = f"recipes/{SEED_ID}.yaml"
+COMMANDS = ("validate", "new", "list", "show", "diff", "bench")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def broken_seed(project: Project) -> None:
+    project.add(SEED_ID, SEED_PATH.read_text(encoding="utf-8").replace("  tp: 4\n", "  tp: four\n"))
+
+
+def one_error_line(err: str) -> str:
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("openrecipes")
+    return lines[0]
+
+
+# --- help and usage ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_every_command_has_help(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, _ = run(capsys, *([command] if command else []), "--help")
+    assert code == 0
+    assert out.startswith(f"usage: openrecipes{' ' + command if command else ''}")
+    if not command:
+        assert all(name in out for name in COMMANDS)
+
+
+def test_version_and_no_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "--version")[1].startswith("openrecipes ")
+    code, out, _ = run(capsys)
+    assert code == 0 and out.startswith("usage: openrecipes")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["new", "--model", "X"], "the following arguments are required: --gpu, --count, --name"),
+        (["new", "--model", "X", "--gpu", "H100", "--count", "0", "--name", "a"], "'0' is not a positive number"),
+        (["show"], "the following arguments are required: ID"),
+        (["list", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_usage_errors_are_one_line_with_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert expected in line and line.endswith("--help)")
+
+
+def test_outside_a_project_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "validate")
+    assert code == 2
+    assert "no OpenRecipes project here" in one_error_line(err)
+    code, _, err = run(capsys, "--root", tmp_path, "list")
+    assert code == 2
+    assert (
+        one_error_line(err)
+        == f"openrecipes: error: --root {tmp_path}: not an OpenRecipes project (it has no schema/recipe.schema.yaml)"
+    )
+
+
+def test_an_unexpected_failure_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    project.add_seed()
+    (project.root / "schema/recipe.schema.yaml").write_text("type: [unclosed\n", encoding="utf-8")
+    code, _, err = run(capsys, "--root", project.root, "validate")
+    assert code == 1
+    assert one_error_line(err).startswith("openrecipes: error: unexpected ")
+
+
+# --- validate ---------------------------------------------------------------------------------
+
+
+def test_validate_valid_recipes(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    project.add_seed()
+    project.add_synthetic("llama-3.1-70b/h100/a")
+    code, out, err = run(capsys, "--root", project.root, "validate")
+    assert (code, out, err) == (0, "", "2 recipes valid\n")
+
+
+def test_validate_prints_every_problem_located_and_a_summary(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    broken_seed(project)
+    project.add("llama-3.1-70b/h100/b", "model: Llama 3.1 70B\n")
+    code, out, err = run(capsys, "validate", "--root", project.root)
+    assert code == 1
+    lines = out.splitlines()
+    assert f"{SEED_FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'" in lines
+    assert any(line.startswith("recipes/llama-3.1-70b/h100/b.yaml:") for line in lines)
+    assert not any(line.startswith("::") for line in lines)
+    assert err == f"{len(lines)} problems in 2 files\n"
+
+
+def test_validate_under_github_actions_adds_annotations(
+    capsys: pytest.CaptureFixture[str], project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken_seed(project)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    code, out, err = run(capsys, "--root", project.root, "validate")
+    assert code == 1
+    assert out == (
+        f"{SEED_FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'\n"
+        f"::error file={SEED_FILE},line=58,col=7::$.layout.tp: 'four' is not of type 'integer'\n"
+    )
+    assert err == "1 problem in 1 file\n"
+
+
+def test_validate_given_files_and_folders_only(
+    capsys: pytest.CaptureFixture[str], project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken_seed(project)
+    good = project.add("llama-3.1-70b/h100/a", recipe_data(project.reference, name="a"))
+    project.add("llama-3.1-70b/h100/b", recipe_data(project.reference, name="b"))
+    # The project is found by walking up from the current folder.
+    monkeypatch.chdir(good.parent)
+    assert run(capsys, "validate", "a.yaml") == (0, "", "1 recipe valid\n")
+    assert run(capsys, "validate", ".") == (0, "", "2 recipes valid\n")
+    monkeypatch.chdir(project.root)
+    code, out, _ = run(capsys, "validate", "recipes/qwen3.8-27b", "recipes/llama-3.1-70b/h100/a.yaml")
+    assert code == 1 and out.startswith(SEED_FILE)
+    # The project root itself means every recipe, not mkdocs.yml or the reference data.
+    code, out, err = run(capsys, "validate", ".")
+    assert code == 1 and err == "1 problem in 1 file\n"
+
+
+def test_validate_a_missing_path_is_a_usage_error(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    project.add_seed()
+    code, out, err = run(capsys, "--root", project.root, "validate", "nope.yaml")
+    assert (code, out) == (2, "")
+    assert one_error_line(err) == "openrecipes: error: nope.yaml: no such file or folder"
+
+
+def test_validate_a_file_outside_recipes_is_a_problem(
+    capsys: pytest.CaptureFixture[str], project: Project, tmp_path: Path
+) -> None:
+    stray = tmp_path / "stray.yaml"
+    stray.write_text(SEED_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = run(capsys, "--root", project.root, "validate", stray)
+    assert code == 1
+    assert "is not under recipes/" in out
+
+
+def test_validate_runs_hundreds_of_recipes_per_second(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--root", REPO, "bench", "--count", "200")
+    assert code == 0, out
+    rate = float(out.rsplit(": ", 1)[1].split()[0].replace(",", ""))
+    assert out.startswith("validated 200 recipes in ")
+    assert rate >= 100, out
+
+
+# --- new --------------------------------------------------------------------------------------
+
+NEW = ("new", "--model", "Llama 3.1 70B", "--gpu", "h100", "--count", "16", "--name", "mine")
+
+
+def _schema_paths(walker: SchemaWalker, node: dict[str, Any], path: tuple) -> list[tuple]:
+    node = walker.resolve(node)
+    paths = []
+    for name, child in node.get("properties", {}).items():
+        paths.append((*path, name))
+        paths += _schema_paths(walker, child, (*path, name))
+    items = walker.resolve(node["items"]) if isinstance(node.get("items"), dict) else {}
+    if "properties" in items:
+        paths += _schema_paths(walker, items, (*path, 0))
+    return paths
+
+
+def _at(data: Any, path: tuple) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _fill(value: Any, source: Any) -> Any:
+    """The generated skeleton with each placeholder replaced by the synthetic recipe's value, or dropped."""
+    missing = object()
+    if isinstance(value, dict):
+        filled = {}
+        for key, item in value.items():
+            given = source.get(key, missing) if isinstance(source, dict) else missing
+            if is_placeholder(item) or (isinstance(item, list) and given is not missing):
+                if given is not missing:
+                    filled[key] = given
+            elif isinstance(item, (dict, list)) and given is missing:
+                continue  # an optional part the synthetic recipe leaves out (a patch, component tests)
+            else:
+                filled[key] = _fill(item, given)
+        return filled
+    return value
+
+
+def test_new_writes_every_field_with_placeholders_that_fail_until_filled(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    code, out, err = run(capsys, "--root", project.root, *NEW, "--instance", "aws p5.48xlarge")
+    assert (code, err) == (0, "")
+    path = project.root / "recipes/llama-3.1-70b/h100/mine.yaml"
+    assert f"Created {path}" in out or "Created recipes/llama-3.1-70b/h100/mine.yaml" in out
+    assert "openrecipes validate" in out
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+
+    schema = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
+    walker = SchemaWalker(schema)
+    for field_path in _schema_paths(walker, schema, ()):
+        _at(data, field_path)  # every field of the schema is present (KeyError otherwise)
+    # What was given is filled in, spelled as the reference data spells it; what follows from it too.
+    assert data["model"] == "Llama 3.1 70B"
+    assert data["gpu"] == {"type": "H100", "memory_gb": 80, "count": 16, "per_node": 8, "instance": "AWS p5.48xlarge"}
+
+    code, out, err = run(capsys, "--root", project.root, "validate", path)
+    assert code == 1
+    problems = out.splitlines()
+    assert len(problems) > 80
+    assert all("placeholder not filled in: " in line for line in problems), problems
+    assert (
+        "recipes/llama-3.1-70b/h100/mine.yaml:62:7: $.layout.tp: placeholder not filled in: "
+        "Tensor-parallel degree. Write an integer ≥ 1"
+    ) in problems
+    by_field = {line.split(": ", 2)[1]: line.split(": ", 2)[2] for line in problems}
+    assert by_field["$.workload.precision"].endswith("Write one of 'bf16', 'fp16', 'fp8', 'mxfp8'")
+    assert by_field["$.stack.cuda"].endswith(
+        "Write text, or delete the line: the field is optional. Versions are text; quote them so YAML keeps "
+        "them as written ('12.9', not 12.9)."
+    )
+    assert by_field["$.layout.recompute.granularity"].endswith("or set $.layout.recompute to null")
+    assert by_field["$.patches[0].name"].endswith("Write text, or remove the item $.patches[0]")
+    assert by_field["$.result.measured"].endswith("Write an ISO date (YYYY-MM-DD)")
+
+    synthetic = recipe_data(project.reference, name="mine", gpu="H100", count=16, instance="AWS p5.48xlarge")
+    path.write_text(yaml_text(_fill(data, synthetic)), encoding="utf-8")
+    assert run(capsys, "--root", project.root, "validate", path) == (0, "", "1 recipe valid\n")
+
+
+def test_new_never_overwrites(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    assert run(capsys, "--root", project.root, *NEW)[0] == 0
+    path = project.root / "recipes/llama-3.1-70b/h100/mine.yaml"
+    path.write_text("mine\n", encoding="utf-8")
+    code, out, err = run(capsys, "--root", project.root, *NEW)
+    assert (code, out) == (2, "")
+    assert "recipes/llama-3.1-70b/h100/mine.yaml already exists" in one_error_line(err)
+    assert path.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_new_without_instance_or_per_node_leaves_them_to_fill_in(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    assert run(capsys, "--root", project.root, *NEW)[0] == 0
+    data = yaml.safe_load((project.root / "recipes/llama-3.1-70b/h100/mine.yaml").read_text(encoding="utf-8"))
+    assert is_placeholder(data["gpu"]["per_node"]) and is_placeholder(data["gpu"]["instance"])
+    assert run(capsys, "--root", project.root, *NEW[:-1], "onprem", "--instance", "none", "--per-node", "4")[0] == 0
+    data = yaml.safe_load((project.root / "recipes/llama-3.1-70b/h100/onprem.yaml").read_text(encoding="utf-8"))
+    assert data["gpu"]["instance"] is None and data["gpu"]["per_node"] == 4
+    assert data["result"]["usd_per_million_tokens"] is None
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (("--name", "my run"), "--name 'my run': use letters, digits"),
+        (("--model", "Llama/70B"), "--model 'Llama/70B': 'Llama/70B' does not have the expected form"),
+    ],
+)
+def test_new_refuses_values_the_schema_refuses(
+    capsys: pytest.CaptureFixture[str], project: Project, options: tuple[str, str], expected: str
+) -> None:
+    argv = list(NEW)
+    argv[argv.index(options[0]) + 1] = options[1]
+    code, _, err = run(capsys, "--root", project.root, *argv)
+    assert code == 2
+    assert expected in one_error_line(err)
+    assert not list((project.root / "recipes").rglob("*.yaml"))
+
+
+def test_new_notes_an_unknown_gpu(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    code, out, err = run(capsys, "--root", project.root, *NEW[:4], "Z9000", *NEW[5:])
+    assert code == 0 and out.startswith("Created ")
+    assert (project.root / "recipes/llama-3.1-70b/z9000/mine.yaml").exists()
+    assert err.startswith("note: GPU 'Z9000' is not in reference/gpus.yaml")
+
+
+# --- list and show ----------------------------------------------------------------------------
+
+
+def _three(project: Project) -> None:
+    project.add_synthetic("llama-3.1-70b/h100/slow", tokens_per_s=800.0)
+    project.add_synthetic("llama-3.1-70b/h100/fast", tokens_per_s=1100.0)
+    project.add_synthetic("llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0)
+
+
+def test_list_is_in_table_order_with_aligned_columns(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    _three(project)
+    code, out, err = run(capsys, "--root", project.root, "list")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].split() == ["id", "GPUs", "layout", "tokens/s/GPU", "$/1M", "MFU", "%", "status"]
+    assert [line.split()[0] for line in lines[1:]] == [
+        "llama-3.1-70b/h100/fast",
+        "llama-3.1-70b/h100/slow",
+        "llama-3.1-70b/mi300x/onprem",
+    ]
+    assert lines[1].split() == [
+        "llama-3.1-70b/h100/fast",
+        "16",
+        "×",
+        "H100",
+        "TP8",
+        "PP2",
+        "1,100.0",
+        "$1.74",
+        "47.1",
+        "verified",
+    ]
+    assert lines[3].split()[7] == "–"  # no public price
+    # Numbers are right-aligned: every row ends its $/1M cell where the header ends.
+    end = lines[0].index("$/1M") + len("$/1M")
+    assert all(line[end - 1] != " " and line[end] == " " for line in lines)
+
+
+def test_list_json_matches_the_site_api(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    _three(project)
+    project.add_seed()
+    code, out, _ = run(capsys, "--root", project.root, "list", "--json")
+    assert code == 0
+    listed = json.loads(out)
+    result = project.build()
+    assert result.ok, result.errors()
+    site = json.loads((result.site / "api/recipes.json").read_text(encoding="utf-8"))
+    assert listed == site
+
+
+def test_list_leaves_out_recipes_with_problems_and_says_so(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    broken_seed(project)
+    project.add_synthetic("llama-3.1-70b/h100/a")
+    code, out, err = run(capsys, "--root", project.root, "list")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["llama-3.1-70b/h100/a"]
+    assert err == "1 file with problems not listed: run `openrecipes validate`\n"
+
+
+def test_show_prints_figures_layout_stack_and_checks(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    project.add_seed()
+    code, out, err = run(capsys, "--root", project.root, "show", SEED_ID)
+    assert (code, err) == (0, "")
+    assert out.startswith("Qwen3.8-27B on 8 × H200 · TP4 PP2\n")
+    for expected in (
+        f"page      recipes/{SEED_ID}/",
+        "  Tokens/s per GPU  1,194.3",
+        "  $ / 1M tokens     $1.8400",
+        "  MFU               18.57%",
+        "  Tensor parallel (TP)",
+        "  Transformer Engine",
+        "stated 18.57%",
+        "recomputed 18.5",
+    ):
+        assert expected in out, expected
+    checks = out.split("\nChecks\n", 1)[1].splitlines()
+    assert checks and all(line.split()[0] == "pass" for line in checks)
+
+
+def test_show_json_is_the_site_record(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    project.add_seed()
+    code, out, _ = run(capsys, "--root", project.root, "show", f"recipes/{SEED_ID}.yaml", "--json")
+    assert code == 0
+    entry = load_catalogue(project.root).entries[0]
+    assert json.loads(out) == json.loads(json.dumps(export.recipe_json(entry, f"recipes/{SEED_ID}/")))
+
+
+def test_show_unknown_id_names_the_closest(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    project.add_seed()
+    code, out, err = run(capsys, "--root", project.root, "show", "attune-tp4-pp2")
+    assert (code, out) == (2, "")
+    assert one_error_line(err) == f"openrecipes: error: unknown recipe id 'attune-tp4-pp2'; did you mean {SEED_ID}?"
+    code, _, err = run(capsys, "--root", project.root, "show", "zzz")
+    assert code == 2
+    assert one_error_line(err).endswith("`openrecipes list` shows every id")
+
+
+def test_show_a_recipe_with_problems(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    broken_seed(project)
+    code, _, err = run(capsys, "--root", project.root, "show", SEED_ID)
+    assert code == 1
+    assert "has problems" in one_error_line(err)
+
+
+# --- diff -------------------------------------------------------------------------------------
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.org",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.org",
+}
+
+
+def git(folder: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=folder, env={**os.environ, **GIT_ENV}, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def commit(folder: Path, message: str) -> str:
+    git(folder, "add", "-A")
+    git(folder, "commit", "-q", "-m", message)
+    return git(folder, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repository(project: Project) -> Project:
+    """The project in a git repository: base commit with the seed and three synthetic recipes."""
+    project.add_seed()
+    project.add_synthetic("llama-3.1-70b/h100/kept", tokens_per_s=900.0)
+    project.add_synthetic("llama-3.1-70b/h100/faster", tokens_per_s=900.0)
+    project.add_synthetic("llama-3.1-70b/h100/gone", tokens_per_s=900.0)
+    git(project.root, "init", "-q")
+    commit(project.root, "base")
+    git(project.root, "tag", "base")
+    return project
+
+
+def _change(project: Project) -> None:
+    project.add_synthetic("llama-3.1-70b/h100/faster", tokens_per_s=1000.0)
+    project.add_synthetic("llama-3.1-70b/h100/new", tokens_per_s=950.0)
+    (project.root / "recipes/llama-3.1-70b/h100/gone.yaml").unlink()
+
+
+def test_diff_between_two_revisions_as_json(capsys: pytest.CaptureFixture[str], repository: Project) -> None:
+    _change(repository)
+    head = commit(repository.root, "change")
+    code, out, err = run(capsys, "--root", repository.root, "diff", "base", "HEAD", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["base"] == {"revision": "base", "commit": git(repository.root, "rev-parse", "base")}
+    assert data["head"] == {"revision": "HEAD", "commit": head}
+    assert data["added"] == ["llama-3.1-70b/h100/new"]
+    assert data["changed"] == ["llama-3.1-70b/h100/faster"]
+    assert data["removed"] == ["llama-3.1-70b/h100/gone"]
+    faster = next(recipe for recipe in data["recipes"] if recipe["change"] == "changed")
+    assert faster["url"] == "recipes/llama-3.1-70b/h100/faster/"
+    assert faster["before"]["tokens_per_s_per_gpu"] == 900.0 and faster["after"]["tokens_per_s_per_gpu"] == 1000.0
+    assert faster["delta"]["tokens_per_s_per_gpu"] == 100.0
+    assert faster["delta"]["usd_per_million_tokens"] == round(
+        faster["after"]["usd_per_million_tokens"] - faster["before"]["usd_per_million_tokens"], 9
+    )
+    gone = next(recipe for recipe in data["recipes"] if recipe["change"] == "removed")
+    assert gone["url"] is None and gone["after"] is None and gone["before"]["tokens_per_s_per_gpu"] == 900.0
+    assert data["problems"] == {"base": [], "head": []}
+
+
+def test_diff_against_the_working_tree_as_text(capsys: pytest.CaptureFixture[str], repository: Project) -> None:
+    _change(repository)
+    code, out, _ = run(capsys, "--root", repository.root, "diff", "base")
+    assert code == 0
+    base = git(repository.root, "rev-parse", "base")[:12]
+    lines = out.splitlines()
+    assert lines[0] == f"Recipes from base ({base}) to the working tree: 1 added, 1 changed, 1 removed"
+    assert lines[1] == "  added    llama-3.1-70b/h100/new  950.0 tokens/s/GPU · $2.01 per 1M · MFU 40.7%"
+    assert lines[2] == "  changed  llama-3.1-70b/h100/faster"
+    assert lines[3] == "             tokens/s/GPU  900.0 → 1,000.0  +100.0 (+11.1%)"
+    assert lines[4] == "             $/1M tokens   $2.12 → $1.91    −$0.21 (−10.0%)"
+    assert lines[5] == "             MFU           38.5% → 42.8%    +4.3 pp"
+    assert lines[6] == "  removed  llama-3.1-70b/h100/gone  900.0 tokens/s/GPU · $2.12 per 1M · MFU 38.5%"
+    assert len(lines) == 7
+
+
+def test_diff_reports_broken_recipes_without_failing(capsys: pytest.CaptureFixture[str], repository: Project) -> None:
+    broken_seed(repository)
+    repository.add("llama-3.1-70b/h100/bad", ": not yaml [\n")
+    code, out, _ = run(capsys, "--root", repository.root, "diff", "base", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["added"] == ["llama-3.1-70b/h100/bad"] and data["changed"] == [SEED_ID]
+    seed = next(recipe for recipe in data["recipes"] if recipe["id"] == SEED_ID)
+    assert seed["before"]["mfu"] == 0.1857 and seed["after"] is None
+    assert seed["problems"] == [f"{SEED_FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'"]
+    assert len(data["problems"]["head"]) == 2
+    code, out, _ = run(capsys, "--root", repository.root, "diff", "base")
+    assert f"  changed  {SEED_ID}  1 problem (listed below)" in out
+    assert f"  {SEED_FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'" in out
+
+
+def test_diff_of_a_project_in_a_subfolder_of_the_repository(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, reference: Any
+) -> None:
+    repo = tmp_path / "monorepo"
+    root = copy_project(repo / "site")
+    seed = root / SEED_FILE
+    seed.parent.mkdir(parents=True)
+    shutil.copy2(SEED_PATH, seed)
+    git(repo, "init", "-q")
+    commit(repo, "base")
+    Project(root, reference).add_synthetic("llama-3.1-70b/h100/new")
+    commit(repo, "add")
+    code, out, _ = run(capsys, "--root", root, "diff", "HEAD~1", "HEAD", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["added"], data["changed"], data["removed"]) == (["llama-3.1-70b/h100/new"], [], [])
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (("nope",), "unknown revision 'nope'"),
+        (("base", "nope"), "unknown revision 'nope'"),
+        (("--upload-pack=x",), "'--upload-pack=x' is not a revision"),
+    ],
+)
+def test_diff_bad_revisions_are_one_line(
+    capsys: pytest.CaptureFixture[str], repository: Project, argv: tuple[str, ...], expected: str
+) -> None:
+    code, out, err = run(
+        capsys, "--root", repository.root, "diff", *(["--", *argv] if argv[0].startswith("-") else argv)
+    )
+    assert (code, out) == (2, "")
+    assert expected in one_error_line(err)
+
+
+def test_diff_outside_git_is_one_line(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    project.add_seed()
+    code, _, err = run(capsys, "--root", project.root, "diff", "HEAD")
+    assert code == 2
+    assert "is not in a git repository" in one_error_line(err)
+
+
+# --- as a real process ------------------------------------------------------------------------
+
+
+def _process(*argv: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "openrecipes.cli", *map(str, argv)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+
+
+def test_the_command_as_a_process(project: Project) -> None:
+    broken_seed(project)
+    done = _process("--root", project.root, "validate", env={"GITHUB_ACTIONS": "true"})
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        f"{SEED_FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'",
+        f"::error file={SEED_FILE},line=58,col=7::$.layout.tp: 'four' is not of type 'integer'",
+    ]
+    assert done.stderr == "1 problem in 1 file\n"
+    done = _process("--root", project.root, "show", "no/such/id")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    installed = Path(sys.executable).parent / "openrecipes"
+    if installed.exists():  # the console script of the editable install
+        done = subprocess.run([installed, "--version"], capture_output=True, text=True, check=False)
+        assert done.returncode == 0 and done.stdout.startswith("openrecipes ")
