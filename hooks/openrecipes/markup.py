@@ -58,10 +58,13 @@ def html_text(value: object) -> Markup:
     return Markup("" if value is None else html.escape(str(value), quote=True))
 
 
+_FORMATTER = HtmlFormatter(nowrap=True)  # building its style table is slow; it holds no state per block
+
+
 def code_block(text: str, language: str = "bash") -> Markup:
     """A highlighted, copyable code block whose text content is exactly `text`."""
     lexer = get_lexer_by_name(language, stripnl=False, stripall=False, ensurenl=False)
-    body = highlight(text, lexer, HtmlFormatter(nowrap=True)) if text else ""
+    body = highlight(text, lexer, _FORMATTER) if text else ""
     if not _same_text(body, text):  # the lexer normalised something: show it unhighlighted
         body = html.escape(text, quote=False)
     body = _protect_whitespace(body)

@@ -42,6 +42,7 @@ FEED = "feed.xml"
 PLOTLY_JS = "assets/javascripts/plotly.min.js"
 GENERATED_NAV_PAGES = (HOME_PAGE, MODELS_PAGE, GPUS_PAGE, COMPARE_PAGE, METHODOLOGY_PAGE, SCHEMA_PAGE)
 RECENT = 5
+ALTERNATIVES = 10
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ def _recipe_outputs(site: _Site) -> list[Output]:
         name = recipe.id.rsplit("/", 1)[1]
         env_script = describe.env_script(recipe)
         alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
+        model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
         page = site.page(
             src,
             "recipe.md.j2",
@@ -191,7 +193,10 @@ def _recipe_outputs(site: _Site) -> list[Output]:
                 "env": Markup(f"{name}/env.sh"),
                 "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
             },
-            alternatives=site.rows(src, alternatives),
+            # The cheapest few: a page listing every alternative would grow with the catalogue.
+            alternatives=site.rows(src, alternatives[:ALTERNATIVES]),
+            more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
+            model_page=site.link(src, model_page),
             compare_url=Markup(f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}"),
         )
         outputs += [
