@@ -4,13 +4,14 @@ pages that document them (schema reference, model and GPU views, compare page sh
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
 import xml.etree.ElementTree as ElementTree
 
 import yaml
-from conftest import REPO, SEED_ID, SEED_PATH, Project, parse
+from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, parse
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -19,7 +20,7 @@ def _text(html: str) -> str:
     return " ".join(" ".join(parse(html).text).split())
 
 
-def _catalogue(project: Project):  # noqa: ANN202 - a BuildResult
+def _catalogue(project: Project) -> BuildResult:
     project.add_seed()
     project.add_synthetic(
         "llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=__import__("datetime").date(2026, 11, 1)
