@@ -22,9 +22,7 @@ def _text(html: str) -> str:
 
 def _catalogue(project: Project) -> BuildResult:
     project.add_seed()
-    project.add_synthetic(
-        "llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=__import__("datetime").date(2026, 11, 1)
-    )
+    project.add_synthetic("llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=dt.date(2026, 11, 1))
     project.add_synthetic(
         "llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0, status="unverified"
     )
