@@ -1,0 +1,237 @@
+/*
+ * OpenRecipes page scripts: the shared part (loaded first; table.js, price.js, charts.js and
+ * compare.js build on it). Plain JavaScript, no build step, nothing loaded from other hosts.
+ *
+ * Material's instant navigation swaps the page content without reloading, and announces every
+ * page (the first one too) on its `document$` observable. A script registers what to do on a page
+ * with `OpenRecipes.onPage(init)`; `init(document, signal)` runs on every page shown, and `signal`
+ * aborts when the next page replaces this one: listeners on `window` or `document` are added with
+ * `{ signal }` so none outlives its page.
+ *
+ * State that a reader should be able to share (filters, sorting, a price, the recipes compared)
+ * lives in the address's query. Changing only the query pushes a history entry; going back to it
+ * is handled here (not by Material, which would fetch the same page again) and announced to the
+ * page's scripts through `OpenRecipes.onQueryChange`.
+ */
+(function () {
+  "use strict";
+
+  const OR = (window.OpenRecipes = window.OpenRecipes || {});
+  const initialisers = [];
+  const queryListeners = new Set();
+  let controller = null;
+  let shown = null; // the address of the page as last shown or set by a script
+
+  function run(init, signal) {
+    try {
+      init(document, signal);
+    } catch (error) {
+      // A broken part must not take the rest of the page down; not an error for the reader.
+      console.warn("OpenRecipes:", error);
+    }
+  }
+
+  function showPage() {
+    if (controller) controller.abort();
+    controller = new AbortController();
+    shown = new URL(location.href);
+    for (const init of initialisers) run(init, controller.signal);
+  }
+
+  /** Run `init(document, signal)` on every page, the current one included. */
+  OR.onPage = function (init) {
+    initialisers.push(init);
+    if (controller) run(init, controller.signal);
+  };
+
+  /** Call `listener(URLSearchParams)` when back/forward changes only this page's query. */
+  OR.onQueryChange = function (listener, signal) {
+    queryListeners.add(listener);
+    signal.addEventListener("abort", () => queryListeners.delete(listener), { once: true });
+  };
+
+  /** The current query. */
+  OR.params = function () {
+    return new URL(location.href).searchParams;
+  };
+
+  /**
+   * Write `changes` ({name: value}; null, undefined or "" removes the name) into the address.
+   * `push` adds a history entry (a deliberate choice); otherwise the current one is replaced
+   * (typing). Other names, their order and the fragment are kept.
+   */
+  OR.setParams = function (changes, push) {
+    const url = new URL(location.href);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null || value === undefined || value === "") url.searchParams.delete(name);
+      else url.searchParams.set(name, String(value));
+    }
+    // An empty query leaves a bare "?" behind: drop it.
+    const href = url.searchParams.toString() ? url.href : url.href.replace(/\?(?=#|$)/, "");
+    if (href === location.href) return;
+    if (push) history.pushState(null, "", href);
+    else history.replaceState(history.state, "", href);
+    shown = new URL(location.href);
+  };
+
+  // Back/forward between entries of the same page that differ only in their query: the page is
+  // already here, so tell its scripts instead of letting Material fetch it again. This listener
+  // is registered after Material's, but capturing listeners run first on the target itself.
+  window.addEventListener(
+    "popstate",
+    (event) => {
+      if (!shown) return;
+      const next = new URL(location.href);
+      if (next.pathname !== shown.pathname || next.search === shown.search) return;
+      if (next.hash === shown.hash) event.stopImmediatePropagation();
+      shown = next;
+      for (const listener of Array.from(queryListeners)) {
+        try {
+          listener(next.searchParams);
+        } catch (error) {
+          console.warn("OpenRecipes:", error);
+        }
+      }
+    },
+    { capture: true },
+  );
+
+  /* ---------------------------------------------------------------------------------------- */
+  /* Numbers, formatted exactly as the site's Python side formats them (hooks/openrecipes/fmt.py):
+     from the shortest decimal text of the value, rounded half up, with thousands separators. */
+
+  /** The shortest decimal text that reads back as `value` (like Python's repr), never with an exponent. */
+  function plain(value) {
+    const text = String(value);
+    const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/i.exec(text);
+    if (!match) return text;
+    const [, sign, whole, fraction = "", exponent] = match;
+    const digits = whole + fraction;
+    const point = whole.length + Number(exponent);
+    if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+    if (point >= digits.length) return sign + digits + "0".repeat(point - digits.length);
+    return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+  }
+
+  function increment(digits) {
+    const out = digits.split("");
+    let i = out.length - 1;
+    while (i >= 0) {
+      if (out[i] === "9") {
+        out[i] = "0";
+        i -= 1;
+      } else {
+        out[i] = String(Number(out[i]) + 1);
+        return out.join("");
+      }
+    }
+    return "1" + out.join("");
+  }
+
+  function group(whole) {
+    return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  /**
+   * `value` × 10^shift with `places` decimals, rounded half up on its decimal text:
+   * fixed(1194.3, 1) "1,194.3"; fixed(0.125, 2) "0.13"; fixed(0.1857, 1, 2) "18.6".
+   */
+  function fixed(value, places, shift) {
+    let text = plain(value);
+    const negative = text.startsWith("-");
+    if (negative) text = text.slice(1);
+    let [whole, fraction = ""] = text.split(".");
+    if (shift) {
+      fraction = fraction.padEnd(shift, "0");
+      whole = (whole + fraction.slice(0, shift)).replace(/^0+(?=\d)/, "");
+      fraction = fraction.slice(shift);
+    }
+    let digits = whole + fraction.padEnd(places, "0").slice(0, places);
+    if ((fraction[places] || "0") >= "5") digits = increment(digits);
+    const cut = digits.length - places;
+    const result = group(digits.slice(0, cut) || "0") + (places > 0 ? "." + digits.slice(cut) : "");
+    return negative && /[1-9]/.test(result) ? "-" + result : result;
+  }
+
+  OR.plain = plain;
+  /** 1194.3 -> "1,194.3" (places 1). */
+  OR.number = (value, places = 0) => fixed(value, places, 0);
+  /** 1.8402 -> "$1.84". */
+  OR.usd = (value, places = 2) => "$" + fixed(value, places, 0);
+  /** 0.1857 -> "18.6%". */
+  OR.percent = (fraction, places = 1) => fixed(fraction, places, 2) + "%";
+  /** A price as written, at least to the cent: 4.5 -> "$4.50", 2.744705 -> "$2.744705". */
+  OR.money = function (value) {
+    const decimals = (plain(value).split(".")[1] || "").length;
+    return "$" + fixed(value, Math.max(2, decimals), 0);
+  };
+  /** A number as written, with thousands separators: 25623920640 -> "25,623,920,640". */
+  OR.asWritten = function (value) {
+    return fixed(value, (plain(value).split(".")[1] || "").length, 0);
+  };
+
+  /* ---------------------------------------------------------------------------------------- */
+  /* Elements. Every text from the data goes in as text (never as markup). */
+
+  /**
+   * h("a", {href: url, class: "x"}, "text", child, [more]) -> an element. Attributes with null,
+   * undefined or false are left out; true sets an empty attribute; children that are strings or
+   * numbers become text nodes.
+   */
+  OR.h = function (tag, attributes, ...children) {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      element.setAttribute(name, value === true ? "" : String(value));
+    }
+    OR.append(element, children);
+    return element;
+  };
+
+  OR.append = function (element, children) {
+    for (const child of children) {
+      if (child === null || child === undefined || child === false) continue;
+      if (Array.isArray(child)) OR.append(element, child);
+      else if (child instanceof Node) element.appendChild(child);
+      else element.appendChild(document.createTextNode(String(child)));
+    }
+    return element;
+  };
+
+  /** localStorage that never throws (private windows, disabled storage). */
+  OR.storage = {
+    get(key) {
+      try {
+        return JSON.parse(window.localStorage.getItem(key) || "null");
+      } catch (error) {
+        return null;
+      }
+    },
+    set(key, value) {
+      try {
+        if (value === null) window.localStorage.removeItem(key);
+        else window.localStorage.setItem(key, JSON.stringify(value));
+      } catch (error) {
+        /* not kept: fine */
+      }
+    },
+  };
+
+  /* ---------------------------------------------------------------------------------------- */
+  /* Start: on Material's document$ (every page, instant navigation included), or once. */
+
+  function start() {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(() => showPage());
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", showPage, { once: true });
+    } else {
+      showPage();
+    }
+  }
+
+  // The other scripts register during their own evaluation, right after this one; start once
+  // they all have (document$ replays the current page to late subscribers).
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start, { once: true });
+  else setTimeout(start, 0);
+})();
