@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
+import xml.etree.ElementTree as ElementTree
 from typing import Any
 
 from conftest import Project, code_blocks, parse
@@ -114,3 +118,21 @@ def test_labels_that_reach_titles_cannot_hold_markup(project: Project) -> None:
         "recipes/llama-3.1-70b/h100/label.yaml:43:10: $.layout.label: 'TP8 <b>PP2</b>' does not have the expected "
         "form. Use letters, digits, spaces and . , : ; + / ( ) × = % _ - only."
     )
+
+
+def test_hostile_text_survives_json_csv_and_the_feed_exactly(project: Project) -> None:
+    data = _hostile_recipe(project)
+    result = project.build()
+    assert result.ok, result.errors()
+    (record,) = json.loads((result.site / "api/recipes.json").read_text(encoding="utf-8"))["recipes"]
+    assert record["fields"]["layout"]["summary"] == HOSTILE
+    assert record["fields"]["env"] == data["env"]
+    assert record["fields"]["run"] == data["run"]
+    (row,) = csv.DictReader(io.StringIO((result.site / "api/recipes.csv").read_text(encoding="utf-8")))
+    assert row["framework"] == HOSTILE
+    feed = ElementTree.fromstring((result.site / "feed.xml").read_bytes())
+    atom = "{http://www.w3.org/2005/Atom}"
+    entry = feed.find(f"{atom}entry")
+    assert entry.find(f"{atom}author").findtext(f"{atom}name") == HOSTILE
+    assert entry.findtext(f"{atom}summary").endswith(HOSTILE)
+    assert "]]>" in HOSTILE  # a CDATA end inside the text did not break the XML
