@@ -20,58 +20,16 @@ from .catalogue import RECIPES_DIR, load_catalogue
 from .changes import changes_json, changes_text, compare
 from .gitrev import GitError, Repository
 from .newrecipe import NewRecipe, create
+from .project import UsageError, project_root, recipe_paths
 from .schema import SCHEMA_RELATIVE_PATH
 
 PROG = "openrecipes"
-
-
-class UsageError(Exception):
-    """The command line asks for something that cannot be done; exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse prints the whole usage before the error; one line with a pointer to --help is clearer.
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def find_root(start: Path) -> Path | None:
-    """The nearest folder at or above `start` that holds mkdocs.yml and recipes/."""
-    for folder in (start, *start.parents):
-        if (folder / "mkdocs.yml").is_file() and (folder / RECIPES_DIR).is_dir():
-            return folder
-    return None
-
-
-def project_root(option: str | None, hints: Sequence[str] = ()) -> Path:
-    if option is not None:
-        root = Path(option).absolute()
-        if not (root / SCHEMA_RELATIVE_PATH).is_file():
-            raise UsageError(f"--root {option}: not an OpenRecipes project (it has no {SCHEMA_RELATIVE_PATH})")
-        return root
-    for start in (Path.cwd(), *(Path(hint).absolute() for hint in hints)):
-        root = find_root(start if start.is_dir() else start.parent)
-        if root is not None and (root / SCHEMA_RELATIVE_PATH).is_file():
-            return root
-    raise UsageError(
-        f"no OpenRecipes project here: no folder above {Path.cwd()} holds mkdocs.yml and recipes/; use --root"
-    )
-
-
-def recipe_paths(arguments: Sequence[str], root: Path) -> list[Path]:
-    """Files as given; folders as the recipe files below them (a folder above recipes/ means all of them)."""
-    recipes = (root / RECIPES_DIR).resolve()
-    found: list[Path] = []
-    for argument in arguments:
-        path = Path(argument).absolute()
-        if path.is_dir():
-            below = [p for p in sorted(path.rglob("*")) if p.suffix.lower() in (".yaml", ".yml") and p.is_file()]
-            found += [p for p in below if p.resolve().is_relative_to(recipes)]
-        elif path.exists() or path.is_symlink():
-            found.append(path)
-        else:
-            raise UsageError(f"{argument}: no such file or folder")
-    return found
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -313,6 +271,10 @@ def _positive(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Output holds ×, –, → and ≥; a terminal that cannot show them gets escapes, not a crash.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
