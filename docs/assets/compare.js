@@ -481,7 +481,7 @@
         { class: "or-compare__section" },
         h("h2", {}, "Headline figures"),
         h("p", { class: "or-note" }, "Differences are relative to the baseline, the first recipe."),
-        h("div", { class: "or-scroll" }, h("table", { class: "or-compare__table", "data-or-compare-figures": true }, this.header(chosen, "Figure"), h("tbody", {}, rows))),
+        h("div", { class: "or-scroll" }, h("table", { "data-or-compare-figures": true }, this.header(chosen, "Figure"), h("tbody", {}, rows))),
       );
     }
 
@@ -514,13 +514,13 @@
           ),
         );
       }
-      const table = h("table", { class: "or-compare__table or-compare__fields", "data-or-compare-fields": true }, this.header(chosen, "Field"), body);
+      const table = h("table", { "data-or-compare-fields": true }, this.header(chosen, "Field"), body);
       const toggle = h("input", { type: "checkbox", "data-or-compare-only-differences": true });
       toggle.checked = this.onlyDifferences;
-      table.classList.toggle("or-only-differences", this.onlyDifferences);
+      table.toggleAttribute("data-only-differences", this.onlyDifferences);
       toggle.addEventListener("change", () => {
         this.onlyDifferences = toggle.checked;
-        table.classList.toggle("or-only-differences", toggle.checked);
+        table.toggleAttribute("data-only-differences", toggle.checked);
       });
       return h(
         "section",

@@ -21,6 +21,7 @@
   const queryListeners = new Set();
   let controller = null;
   let shown = null; // the address of the page as last shown or set by a script
+  let loadedSearch = ""; // the query the page was shown with
 
   function run(init, signal) {
     try {
@@ -35,6 +36,7 @@
     if (controller) controller.abort();
     controller = new AbortController();
     shown = new URL(location.href);
+    loadedSearch = shown.search;
     for (const init of initialisers) run(init, controller.signal);
   }
 
@@ -92,6 +94,23 @@
           console.warn("OpenRecipes:", error);
         }
       }
+    },
+    { capture: true },
+  );
+
+  // Material makes every link absolute when a page loads, so a link to a heading of this page
+  // carries the query the page was loaded with: following it would drop the filters chosen
+  // since. Before Material sees the click, point such links at the current query.
+  document.addEventListener(
+    "click",
+    (event) => {
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!link || !shown || !link.hash) return;
+      const url = new URL(link.href);
+      if (url.origin !== location.origin || url.pathname !== location.pathname) return;
+      if (url.search !== loadedSearch || url.search === location.search) return;
+      url.search = location.search;
+      link.href = url.href;
     },
     { capture: true },
   );

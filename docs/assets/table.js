@@ -76,9 +76,16 @@
         const key = th.getAttribute("data-key");
         if (key) this.columns.set(key, { index, th, numeric: th.getAttribute("data-type") === "number" });
       });
+      // A wide table scrolls sideways inside the page (on a phone, say) instead of widening it.
+      if (!this.table.parentElement.classList.contains("or-scroll")) {
+        const scroller = h("div", { class: "or-scroll" });
+        this.table.before(scroller);
+        scroller.appendChild(this.table);
+      }
       this.count = root.querySelector("[data-or-count]");
       if (this.count) this.count.setAttribute("aria-live", "polite");
       this.state = { filters: {}, search: "", sort: null, dir: "asc" };
+      this.texts = new Map();
       this.buildHeaders();
       this.buildControls();
     }
@@ -153,7 +160,7 @@
       this.controls = h("div", { class: "or-filters", role: "search", "aria-label": "Filter the recipes" }, fields);
       this.root.insertBefore(this.controls, this.root.firstChild);
       this.empty = h("p", { class: "or-empty", hidden: true }, "No recipe matches these filters.");
-      this.table.after(this.empty);
+      this.table.parentElement.after(this.empty);
     }
 
     /* -- state ----------------------------------------------------------------------------- */
@@ -166,7 +173,14 @@
         this.apply();
       }, signal);
       // Prices typed into the calculator change the $ / 1M cells' values: sort by what is shown.
-      document.addEventListener("openrecipes:prices", () => this.apply(), { signal });
+      document.addEventListener(
+        "openrecipes:prices",
+        () => {
+          this.texts.clear(); // the $ / 1M cells' text changed
+          this.apply();
+        },
+        { signal },
+      );
     }
 
     read(params) {
@@ -205,16 +219,21 @@
       }
       const words = this.state.search.toLowerCase().split(/\s+/).filter(Boolean);
       if (!words.length) return true;
-      const text = [
-        row.textContent,
-        row.getAttribute("data-recipe"),
-        row.getAttribute("data-framework"),
-        row.getAttribute("data-gpu"),
-      ]
-        .join(" ")
-        .toLowerCase()
-        .replace(/\s+/g, " ");
+      const text = this.text(row);
       return words.every((word) => text.includes(word));
+    }
+
+    /** What the search looks in: the row's text and its id, framework and GPU. */
+    text(row) {
+      let text = this.texts.get(row);
+      if (text === undefined) {
+        text = [row.textContent, row.getAttribute("data-recipe"), row.getAttribute("data-framework"), row.getAttribute("data-gpu")]
+          .join(" ")
+          .toLowerCase()
+          .replace(/\s+/g, " ");
+        this.texts.set(row, text);
+      }
+      return text;
     }
 
     apply() {

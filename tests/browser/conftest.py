@@ -1,0 +1,189 @@
+"""A test catalogue built once, served on 127.0.0.1, and one headless Chromium for the session.
+
+Chromium is Debian's (`apt-get install chromium`), driven by Playwright's Python package through
+`executable_path`: Playwright's own browser download needs the internet. Without it the tests
+skip, except in CI (`CI` set), where they fail.
+
+Every page a test opens records its console errors, uncaught exceptions and every request; a
+request to any host but the local server is aborted. The `page` fixture fails the test if any of
+these happened.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import SEED_ID, Project, copy_project
+
+from openrecipes.reference import Reference
+
+CHROMIUM = os.environ.get("OPENRECIPES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+VIEWPORT = {"width": 1280, "height": 900}
+
+# The test catalogue: several models, GPUs, counts and prices, one recipe without a price.
+# $/1M published = $/GPU-hour ÷ (tokens/s × 3600) × 1e6 with p5 at $6.88 and p5en at $7.912.
+RECIPES: dict[str, dict[str, Any]] = {
+    "llama-3.1-8b/h100/cheap": {"model": "Llama 3.1 8B", "tokens_per_s": 9000.0, "tp": 1, "pp": 1, "count": 8},
+    "llama-3.1-70b/h100/mid": {"tokens_per_s": 900.0},
+    "llama-3.1-70b/h100/big": {"tokens_per_s": 700.0, "count": 128, "pp": 8},
+    "llama-3.1-70b/h100/pricey": {"tokens_per_s": 600.0, "status": "unverified"},
+    "llama-3.1-70b/h200/tenfold": {"gpu": "H200", "instance": "AWS p5en.48xlarge", "tokens_per_s": 90.0},
+    "llama-3.1-70b/b200/onprem": {"gpu": "B200", "instance": None, "tokens_per_s": 2000.0},
+}
+# The home table's default order: $/1M ascending (then MFU, then id), the unpriced recipe last.
+DEFAULT_ORDER = [
+    "llama-3.1-8b/h100/cheap",  # $0.21
+    SEED_ID,  # $1.84
+    "llama-3.1-70b/h100/mid",  # $2.12
+    "llama-3.1-70b/h100/big",  # $2.73
+    "llama-3.1-70b/h100/pricey",  # $3.19
+    "llama-3.1-70b/h200/tenfold",  # $24.42
+    "llama-3.1-70b/b200/onprem",  # no public price
+]
+
+
+def _chromium_problem() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright's Python package is not installed (pip install -e '.[test]')"
+    if not Path(CHROMIUM).exists():
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium_available() -> None:
+    problem = _chromium_problem()
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests, but {problem}", pytrace=False)
+        pytest.skip(problem)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@dataclass
+class Site:
+    root: Path
+    url: str
+    recipes: dict[str, dict[str, Any]]
+
+    def page_url(self, path: str = "") -> str:
+        return self.url + path
+
+
+@pytest.fixture(scope="session")
+def site(chromium_available: None, tmp_path_factory: pytest.TempPathFactory, reference: Reference) -> Iterator[Site]:
+    """The test catalogue, built with site_url on the local server (instant navigation needs it)."""
+    base = tmp_path_factory.mktemp("browser")
+    site_dir = base / "site"
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site_dir)))
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    project = Project(copy_project(base / "project"), reference)
+    config = project.root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "\nsite_url: " in text
+    config.write_text(
+        "\n".join(f"site_url: {url}" if line.startswith("site_url: ") else line for line in text.split("\n")),
+        encoding="utf-8",
+    )
+    recipes: dict[str, dict[str, Any]] = {}
+    project.add_seed()
+    for recipe_id, parameters in RECIPES.items():
+        recipes[recipe_id] = project.add_synthetic(recipe_id, **parameters)
+    result = project.build()
+    assert result.ok, result.log
+    shutil.move(result.site, site_dir)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Site(site_dir, url, recipes)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@dataclass
+class Watch:
+    """What went wrong on the pages of one test."""
+
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="session")
+def browser_context(site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    origin = site.url.rstrip("/")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=VIEWPORT,
+            color_scheme="light",
+            service_workers="block",
+        )
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+        context.set_default_timeout(15_000)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def watch() -> Watch:
+    return Watch()
+
+
+@pytest.fixture
+def page(browser_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
+    """A fresh tab; the test fails on any console error, page error or request off 127.0.0.1."""
+    local = urlsplit(site.url).netloc
+
+    def route(route: Any) -> None:
+        url = route.request.url
+        if urlsplit(url).netloc == local:
+            route.continue_()
+        else:
+            watch.foreign.append(url)
+            route.abort()
+
+    tab = browser_context.new_page()
+    tab.route("**/*", route)
+    tab.on("console", lambda message: message.type == "error" and watch.errors.append(f"console: {message.text}"))
+    tab.on("pageerror", lambda error: watch.errors.append(f"page error: {error}"))
+    tab.on("request", lambda request: watch.requests.append(request.url))
+    tab.on(
+        "requestfailed",
+        lambda request: (
+            urlsplit(request.url).netloc == local
+            and watch.errors.append(f"request failed: {request.url} {request.failure}")
+        ),
+    )
+    yield tab
+    # Let late errors (a chart drawing after the test's last step) surface before judging.
+    tab.wait_for_timeout(100)
+    tab.close()
+    assert watch.foreign == [], f"requests left 127.0.0.1: {watch.foreign}"
+    assert watch.errors == [], "\n".join(watch.errors)

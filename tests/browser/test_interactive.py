@@ -1,0 +1,477 @@
+"""The built site in headless Chromium: the table, the price calculator, charts, copy buttons and compare.
+
+Each test opens its pages in a fresh tab of one shared browser; the `page` fixture fails it on any
+console error, uncaught exception or request that leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import yaml
+from conftest import SEED_ID, SEED_PATH
+
+from openrecipes import fmt
+
+from .conftest import DEFAULT_ORDER, Site, Watch
+
+pytestmark = pytest.mark.browser
+
+SEED_PAGE = f"recipes/{SEED_ID}/"
+SEED_TOKENS = 1194.3
+SEED_GPU_HOURS = 5.8
+POINTS = ".or-chart.js-plotly-plot .scatterlayer .point"
+PLOTLY = "assets/javascripts/plotly.min.js"
+
+
+def charts_drawn(scheme: str = "") -> str:
+    """A page function: every chart drawn (in the palette `scheme`, if given)."""
+    test = f"c.dataset.orDrawn === '{scheme}'" if scheme else "c.dataset.orDrawn"
+    return f"() => [...document.querySelectorAll('.or-chart')].every(c => {test})"
+
+
+def row_ids(page: Any) -> list[str]:
+    """The table's recipes in display order, visible rows only."""
+    return page.eval_on_selector_all(
+        "[data-or-catalogue] tbody tr[data-recipe]", "rows => rows.filter(r => !r.hidden).map(r => r.dataset.recipe)"
+    )
+
+
+def usd_cells(page: Any) -> dict[str, str]:
+    return page.eval_on_selector_all(
+        "[data-or-catalogue] tbody tr[data-recipe]",
+        "rows => Object.fromEntries(rows.map(r => [r.dataset.recipe,"
+        " r.querySelector('[data-usd-per-mtok]').textContent]))",
+    )
+
+
+def query(page: Any) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(page.url).query)
+
+
+def sort_by(page: Any, key: str) -> None:
+    page.click(f'th[data-key="{key}"] button')
+
+
+def recomputed_usd(price: float, tokens_per_s: float) -> str:
+    """$/1M as the site formats it: $/GPU-hour ÷ (tokens/s per GPU × 3600) × 1e6."""
+    return fmt.usd(price / (tokens_per_s * 3600) * 1e6)
+
+
+def tokens_of(site: Site, recipe_id: str) -> float:
+    return SEED_TOKENS if recipe_id == SEED_ID else site.recipes[recipe_id]["result"]["tokens_per_s_per_gpu"]
+
+
+# -- the comparison table -------------------------------------------------------------------------
+
+
+def test_table_without_script_changes_is_complete_and_in_default_order(page: Any, site: Site) -> None:
+    page.goto(site.url)
+    assert row_ids(page) == DEFAULT_ORDER
+    assert page.text_content("[data-or-count]") == "7 of 7 recipes"
+    assert page.eval_on_selector_all("th[aria-sort]", "ths => ths.length") == 0
+
+
+def test_clicking_a_header_sorts_numbers_as_numbers_with_unpriced_last_both_ways(page: Any, site: Site) -> None:
+    page.goto(site.url)
+
+    sort_by(page, "usd")
+    assert page.get_attribute('th[data-key="usd"]', "aria-sort") == "ascending"
+    assert row_ids(page) == DEFAULT_ORDER  # $24.42 sorts after $3.19: as a number, not as text
+    sort_by(page, "usd")
+    assert page.get_attribute('th[data-key="usd"]', "aria-sort") == "descending"
+    assert row_ids(page) == [*reversed(DEFAULT_ORDER[:-1]), "llama-3.1-70b/b200/onprem"]  # unpriced still last
+    assert query(page)["sort"] == ["usd"] and query(page)["dir"] == ["desc"]
+
+    sort_by(page, "gpus")  # 8, 8, 16, ..., 128: "128" would come first as text
+    assert page.get_attribute('th[data-key="usd"]', "aria-sort") is None
+    assert page.get_attribute('th[data-key="gpus"]', "aria-sort") == "ascending"
+    counts = page.eval_on_selector_all("tbody tr[data-recipe]", "rows => rows.map(r => Number(r.dataset.count))")
+    assert counts == sorted(counts) and counts[-1] == 128
+    assert row_ids(page)[:2] == ["llama-3.1-8b/h100/cheap", SEED_ID]  # ties keep the default order
+
+    sort_by(page, "tokens")
+    tokens = [tokens_of(site, recipe_id) for recipe_id in row_ids(page)]
+    assert tokens == sorted(tokens)  # 90 < 600 < 700 < 900 < 1194.3 < 2000 < 9000
+
+    sort_by(page, "measured")
+    sort_by(page, "measured")
+    assert row_ids(page)[0] == SEED_ID  # 2026-10-14 is the newest
+
+    page.click("[data-or-default-order]")
+    assert row_ids(page) == DEFAULT_ORDER
+    assert "sort" not in query(page)
+    assert page.eval_on_selector_all("th[aria-sort]", "ths => ths.length") == 0
+
+
+def test_filters_search_and_count_live_in_the_address(page: Any, site: Site) -> None:
+    page.goto(site.url)
+    assert page.text_content('select[data-or-filter="gpu"] option[value="H100"]') == "H100 (4)"
+
+    page.select_option('select[data-or-filter="gpu"]', "H100")
+    assert row_ids(page) == [r for r in DEFAULT_ORDER if "/h100/" in r]
+    assert page.text_content("[data-or-count]") == "4 of 7 recipes"
+    assert query(page)["gpu"] == ["H100"]
+    # Counts in the other filters follow: of the 4 H100 recipes, 3 are verified.
+    assert page.text_content('select[data-or-filter="status"] option[value="verified"]') == "verified (3)"
+
+    page.select_option('select[data-or-filter="status"]', "verified")
+    assert page.text_content("[data-or-count]") == "3 of 7 recipes"
+    page.fill("[data-or-search]", "70B pp8")
+    assert row_ids(page) == ["llama-3.1-70b/h100/big"]
+    assert page.text_content("[data-or-count]") == "1 of 7 recipes"
+    page.press("[data-or-search]", "Enter")
+    assert query(page) == {"gpu": ["H100"], "status": ["verified"], "search": ["70B pp8"]}
+    sort_by(page, "mfu")
+
+    page.reload()
+    assert page.input_value('select[data-or-filter="gpu"]') == "H100"
+    assert page.input_value('select[data-or-filter="status"]') == "verified"
+    assert page.input_value("[data-or-search]") == "70B pp8"
+    assert row_ids(page) == ["llama-3.1-70b/h100/big"]
+    assert page.get_attribute('th[data-key="mfu"]', "aria-sort") == "ascending"
+
+    page.go_back()  # before sorting
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('sort')")
+    assert page.get_attribute('th[data-key="mfu"]', "aria-sort") is None
+    page.go_back()  # before the search
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('search')")
+    assert page.input_value("[data-or-search]") == ""
+    assert page.text_content("[data-or-count]") == "3 of 7 recipes"
+    page.go_back()  # before the status
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('status')")
+    assert row_ids(page) == [r for r in DEFAULT_ORDER if "/h100/" in r]
+    page.go_forward()
+    page.wait_for_function("() => new URL(location.href).searchParams.get('status') === 'verified'")
+    assert page.text_content("[data-or-count]") == "3 of 7 recipes"
+    assert page.input_value('select[data-or-filter="status"]') == "verified"
+
+    page.click("[data-or-clear]")
+    assert row_ids(page) == DEFAULT_ORDER
+    assert query(page) == {}
+
+
+def test_a_shared_address_opens_the_filtered_view(page: Any, site: Site) -> None:
+    page.goto(site.url + "?gpu=H200&status=verified&sort=tokens&dir=desc")
+    assert row_ids(page) == [SEED_ID, "llama-3.1-70b/h200/tenfold"]
+    assert page.text_content("[data-or-count]") == "2 of 7 recipes"
+    assert page.get_attribute('th[data-key="tokens"]', "aria-sort") == "descending"
+    page.goto(site.url + "?framework=slime")
+    assert row_ids(page) == [SEED_ID]
+    page.goto(site.url + "?gpu=TPU")  # no such rows: an empty table that says so, no error
+    assert row_ids(page) == []
+    assert page.is_visible(".or-empty")
+
+
+def test_model_page_table_sorts_and_filters_after_instant_navigation(page: Any, site: Site) -> None:
+    page.goto(site.url + "models/")
+    page.evaluate("window.__notReloaded = true")
+    page.click("article a[href*='llama-3.1-70b']")
+    page.wait_for_url("**/models/llama-3.1-70b/")
+    assert page.evaluate("window.__notReloaded") is True  # Material swapped the page in
+    page.wait_for_selector(".or-filters")
+    assert page.text_content("[data-or-count]") == "5 of 5 recipes"
+    assert page.is_hidden('select[data-or-filter="model"]')  # one model: nothing to choose
+    page.select_option('select[data-or-filter="gpu"]', "H100")
+    sort_by(page, "tokens")
+    assert row_ids(page) == ["llama-3.1-70b/h100/pricey", "llama-3.1-70b/h100/big", "llama-3.1-70b/h100/mid"]
+    assert query(page)["sort"] == ["tokens"]
+
+
+# -- the price calculator -------------------------------------------------------------------------
+
+
+def test_typing_a_price_recomputes_every_table_figure_and_clearing_restores_them(page: Any, site: Site) -> None:
+    page.goto(site.url)
+    published = usd_cells(page)
+    assert published["llama-3.1-8b/h100/cheap"] == "$0.21"
+    assert published[SEED_ID] == "$1.84"
+    assert published["llama-3.1-70b/b200/onprem"] == "–"
+
+    page.fill("[data-or-price-input]", "3.99")
+    expected = {recipe_id: recomputed_usd(3.99, tokens_of(site, recipe_id)) for recipe_id in DEFAULT_ORDER}
+    assert usd_cells(page) == expected
+    assert expected[SEED_ID] == "$0.93"
+    assert "your price, $3.99 per GPU-hour" in page.text_content("[data-or-price-status]")
+    assert query(page)["price"] == ["3.99"]
+
+    # The table sorts by what it shows: the on-premises recipe now has a price (2,000 tokens/s).
+    sort_by(page, "usd")
+    order = row_ids(page)
+    assert order.index("llama-3.1-70b/b200/onprem") < order.index(SEED_ID)
+
+    page.reload()
+    assert page.input_value("[data-or-price-input]") == "3.99"
+    assert usd_cells(page) == expected
+
+    page.select_option("[data-or-price-instance]", "AWS p5en.48xlarge")
+    assert usd_cells(page)[SEED_ID] == recomputed_usd(7.912, SEED_TOKENS) == "$1.84"
+    assert "AWS p5en.48xlarge (H200), $7.912 per GPU-hour" in page.text_content("[data-or-price-status]")
+    assert query(page)["instance"] == ["AWS p5en.48xlarge"]
+
+    page.click("[data-or-price-reset]")
+    assert usd_cells(page) == published
+    assert "price" not in query(page) and "instance" not in query(page)
+    assert row_ids(page) == DEFAULT_ORDER  # still sorted by $/1M, now the published values
+
+    page.fill("[data-or-price-input]", "abc")
+    assert "is not a price" in page.text_content("[data-or-price-status]")
+    assert usd_cells(page) == published
+
+
+def test_recipe_page_price_suggests_its_gpu_and_recomputes_figure_and_run_cost(page: Any, site: Site) -> None:
+    page.goto(site.url + SEED_PAGE)
+    figure = ".or-figure [data-usd-per-mtok]"
+    assert page.text_content(figure) == "$1.84"
+    assert page.text_content("[data-run-cost]") == "$45.89"
+    assert page.text_content("[data-price-source]") == "AWS p5en.48xlarge"
+    # This recipe's GPU (H200) comes first among the listed instances.
+    first = page.eval_on_selector("[data-or-price-instance] optgroup", "group => group.label")
+    assert first.startswith("H200")
+
+    page.fill("[data-or-price-input]", "2.5")
+    assert page.text_content(figure) == recomputed_usd(2.5, SEED_TOKENS) == "$0.58"
+    assert page.text_content("[data-run-cost]") == fmt.usd(SEED_GPU_HOURS * 2.5) == "$14.50"
+    assert page.text_content("[data-price-source]") == "your price, $2.50 per GPU-hour"
+
+    page.select_option("[data-or-price-instance]", "Nebius H200")
+    assert page.text_content(figure) == recomputed_usd(4.5, SEED_TOKENS)
+    assert page.text_content("[data-run-cost]") == fmt.usd(SEED_GPU_HOURS * 4.5)
+    assert page.text_content("[data-price-source]") == "Nebius H200 (H200), $4.50 per GPU-hour"
+
+    page.go_back()  # to the typed price
+    page.wait_for_function("() => !new URL(location.href).searchParams.has('instance')")
+    assert page.text_content(figure) == "$0.58"
+
+    page.fill("[data-or-price-input]", "")
+    assert page.text_content(figure) == "$1.84"
+    assert page.text_content("[data-run-cost]") == "$45.89"
+    assert page.text_content("[data-price-source]") == "AWS p5en.48xlarge"
+
+
+def test_an_unpriced_recipe_can_be_priced(page: Any, site: Site) -> None:
+    page.goto(site.url + "recipes/llama-3.1-70b/b200/onprem/?price=6.99")
+    tokens = site.recipes["llama-3.1-70b/b200/onprem"]["result"]["tokens_per_s_per_gpu"]
+    hours = site.recipes["llama-3.1-70b/b200/onprem"]["result"]["gpu_hours"]
+    assert page.text_content(".or-figure [data-usd-per-mtok]") == recomputed_usd(6.99, tokens)
+    assert page.text_content("[data-run-cost]") == fmt.usd(hours * 6.99)
+    page.click("[data-or-price-reset]")
+    assert page.text_content(".or-figure [data-usd-per-mtok]") == "no public price"
+    assert page.text_content("[data-run-cost]") == "unpriced"
+
+
+# -- charts ---------------------------------------------------------------------------------------
+
+
+def test_charts_draw_on_a_full_load_and_after_instant_navigation(page: Any, site: Site, watch: Watch) -> None:
+    page.goto(site.url + "gpus/h100/")
+    page.wait_for_selector(POINTS)
+    assert page.locator(POINTS).count() == 4  # the four H100 recipes
+    page.evaluate("window.__notReloaded = true")
+
+    page.locator("nav.md-nav--primary a.md-nav__link", has_text="Recipes").first.click()  # the home page
+    page.wait_for_url(site.url)
+    assert page.evaluate("window.__notReloaded") is True
+    page.wait_for_function(
+        "() => document.querySelectorAll('.or-chart.js-plotly-plot .scatterlayer .point').length === 6"
+    )  # every priced recipe on the home page's cost chart
+    assert page.locator(".or-chart.js-plotly-plot").count() == 2
+    assert page.locator(".or-chart.js-plotly-plot .barlayer .point").count() == 7  # MFU, every recipe
+
+    # Plotly is fetched once for the whole visit, and its stylesheet survives the page swap.
+    assert [url for url in watch.requests if url.endswith("plotly.min.js")] == [site.url + PLOTLY]
+    assert page.evaluate("!!document.getElementById('plotly.js-style-global')")
+
+    # A recipe page loads no Plotly.
+    page.goto(site.url + SEED_PAGE)
+    assert page.evaluate("typeof window.Plotly") == "undefined"
+    assert [url for url in watch.requests if url.endswith("plotly.min.js")] == [site.url + PLOTLY]
+
+
+def test_clicking_a_point_opens_its_recipe(page: Any, site: Site) -> None:
+    page.goto(site.url + "gpus/h200/")
+    page.wait_for_selector(POINTS)
+    page.evaluate("window.__notReloaded = true")
+    point = page.locator(POINTS).first
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_url(re.compile(r"/recipes/"))
+    assert urlsplit(page.url).path in (f"/{SEED_PAGE}", "/recipes/llama-3.1-70b/h200/tenfold/")
+    assert page.evaluate("window.__notReloaded") is True
+
+
+def test_palette_toggle_redraws_charts_in_the_new_colours(page: Any, site: Site) -> None:
+    page.goto(site.url)
+    page.wait_for_selector(POINTS)
+    chart = ".or-chart.js-plotly-plot"
+    tick_colour = "el => getComputedStyle(el.querySelector('.xtick text')).fill"
+    light = page.eval_on_selector(chart, tick_colour)
+    assert page.get_attribute(chart, "data-or-drawn") == "default"
+
+    page.click("label.md-header__button[for^='__palette']:visible")
+    page.wait_for_function("() => document.body.dataset.mdColorScheme === 'slate'")
+    page.wait_for_function(charts_drawn("slate"))
+    dark = page.eval_on_selector(chart, tick_colour)
+    assert dark != light
+    background = page.eval_on_selector(chart, "el => el.querySelector('.main-svg').style.background")
+    assert background in ("rgba(0, 0, 0, 0)", "transparent")
+    assert page.locator(POINTS).count() == 6
+
+    page.click("label.md-header__button[for^='__palette']:visible")
+    page.wait_for_function(charts_drawn("default"))
+    assert page.eval_on_selector(chart, tick_colour) == light
+
+
+# -- recipe pages ---------------------------------------------------------------------------------
+
+
+def test_copy_button_puts_the_exact_launch_script_on_the_clipboard(page: Any, site: Site) -> None:
+    run = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))["run"]
+    page.goto(site.url + SEED_PAGE)
+    page.evaluate("navigator.clipboard.writeText('')")
+    block = page.locator("h2#launch-script + div.highlight")
+    block.hover()
+    block.locator("button.md-code__button[data-md-type='copy']").click()
+    page.wait_for_function("async () => (await navigator.clipboard.readText()) !== ''")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    # Material trims trailing whitespace; everything else byte for byte.
+    assert copied == run.rstrip()
+    assert copied.encode("utf-8") == run.rstrip().encode("utf-8")
+
+
+def test_recipe_page_links_to_compare_with_itself_chosen(page: Any, site: Site) -> None:
+    page.goto(site.url + SEED_PAGE)
+    page.evaluate("window.__notReloaded = true")
+    page.click("a.md-button:has-text('Compare with other recipes')")
+    page.wait_for_url(re.compile(r"/compare/\?a="))
+    assert query(page) == {"a": [SEED_ID]}
+    assert page.evaluate("window.__notReloaded") is True
+    page.wait_for_selector(f"[data-or-compare-chosen] li[data-recipe='{SEED_ID}']")
+    assert "Add at least one more recipe" in page.text_content(".or-compare")
+
+    page.select_option("[data-or-compare-add]", "llama-3.1-8b/h100/cheap")
+    page.wait_for_selector("[data-or-compare-figures]")
+    assert query(page) == {"a": [SEED_ID], "b": ["llama-3.1-8b/h100/cheap"]}
+
+
+# -- compare ----------------------------------------------------------------------------------------
+
+
+def test_compare_shows_deltas_differing_fields_and_a_script_diff(page: Any, site: Site) -> None:
+    page.goto(site.url + "compare/?a=llama-3.1-70b/h100/mid&b=llama-3.1-70b/h100/big")
+    page.wait_for_selector("[data-or-compare-figures]")
+
+    def metric(label: str) -> list[str]:
+        return page.eval_on_selector_all(
+            f"[data-or-compare-figures] tr[data-metric='{label}'] td", "cells => cells.map(c => c.innerText.trim())"
+        )
+
+    assert metric("Tokens/s per GPU") == ["900.0", "700.0\n−22.2%"]
+    assert metric("$ / 1M tokens") == ["$2.12", "$2.73\n+$0.61 (+28.6%)"]
+    assert metric("MFU")[1].endswith("−8.6 pp")
+    assert metric("Step-time CV")[1].endswith("same")
+    assert metric("Run cost") == ["$82.56", "$660.48\n+$577.92 (+700.0%)"]
+
+    def differs(path: str) -> str:
+        return page.get_attribute(f"[data-or-compare-fields] tr[data-path='{path}']", "data-differs")
+
+    assert differs("layout.pp") == "true"
+    assert differs("gpu.count") == "true"
+    assert differs("layout.tp") == "false"
+    assert differs("env.NCCL_DEBUG") == "false"
+    assert differs("stack.nccl") == "false"
+    assert page.locator("[data-or-compare-fields] tr.or-differs").count() >= 5
+
+    diff = page.eval_on_selector_all("[data-or-diff] .or-diff__line", "lines => lines.map(l => l.textContent)")
+    assert diff == [
+        " torchrun --nproc-per-node 8 pretrain_gpt.py \\",
+        "   --tensor-model-parallel-size 8 \\",
+        "-  --pipeline-model-parallel-size 2",
+        "+  --pipeline-model-parallel-size 8",
+    ]
+    assert page.text_content("[data-or-diff] .or-diff__hunk") == "@@ -1,3 +1,3 @@"
+
+    page.check("[data-or-compare-only-differences]")
+    assert not page.is_visible("[data-or-compare-fields] tr[data-path='layout.tp']")
+    assert page.is_visible("[data-or-compare-fields] tr[data-path='layout.pp']")
+
+
+def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any, site: Site) -> None:
+    page.goto(site.url + f"compare/?a={SEED_ID}&b=llama-3.1-8b/h100/cheap&c=llama-3.1-70b/b200/onprem")
+    page.wait_for_selector("[data-or-compare-figures]")
+    assert page.locator("[data-or-compare-figures] thead th").count() == 4
+    price_cells = page.eval_on_selector_all(
+        "[data-or-compare-figures] tr[data-metric='$ / 1M tokens'] td", "cells => cells.map(c => c.innerText.trim())"
+    )
+    assert price_cells == ["$1.84", "$0.21\n−$1.63 (−88.5%)", "no public price\n–"]
+    assert page.get_attribute("[data-or-compare-fields] tr[data-path='stack.framework']", "data-differs") == "true"
+    # The seed's script and a synthetic one share no line: all removed, all added.
+    cheap = page.locator("[data-or-diff='llama-3.1-8b/h100/cheap'] .or-diff__line")
+    assert cheap.filter(has_text=re.compile(r"^\+")).count() == 3
+
+    page.click("[data-or-compare-chosen] li[data-recipe='llama-3.1-70b/b200/onprem'] button:has-text('Make baseline')")
+    assert query(page) == {"a": ["llama-3.1-70b/b200/onprem"], "b": [SEED_ID], "c": ["llama-3.1-8b/h100/cheap"]}
+    page.click(f"[data-or-compare-chosen] li[data-recipe='{SEED_ID}'] button:has-text('Remove')")
+    assert query(page) == {"a": ["llama-3.1-70b/b200/onprem"], "b": ["llama-3.1-8b/h100/cheap"]}
+    page.go_back()
+    page.wait_for_function("() => new URL(location.href).searchParams.has('c')")
+    assert page.locator("[data-or-compare-figures] thead th").count() == 4
+
+
+def test_compare_with_unknown_ids_says_so(page: Any, site: Site) -> None:
+    page.goto(site.url + "compare/?a=no/such/recipe&b=llama-3.1-70b/h100/mid&c=%3Cscript%3Ealert(1)%3C/script%3E")
+    page.wait_for_selector("[data-or-compare-unknown]")
+    message = page.text_content("[data-or-compare-unknown]")
+    assert "no/such/recipe" in message and "<script>alert(1)</script>" in message
+    assert page.locator(".or-compare script").count() == 0
+    assert "Add at least one more recipe" in page.text_content(".or-compare")
+    page.click("[data-or-compare-drop]")
+    assert query(page) == {"a": ["llama-3.1-70b/h100/mid"]}
+
+
+# -- every page -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "models/",
+        "models/llama-3.1-70b/",
+        "gpus/",
+        "gpus/b200/",
+        SEED_PAGE,
+        "recipes/llama-3.1-70b/b200/onprem/",
+        "compare/",
+        "methodology/",
+        "data/",
+        "schema/",
+        "about/",
+    ],
+)
+def test_every_page_loads_without_errors_or_requests_to_other_hosts(
+    page: Any, site: Site, watch: Watch, path: str
+) -> None:
+    page.goto(site.url + path, wait_until="networkidle")
+    if page.locator(".or-chart").count():
+        page.wait_for_function(charts_drawn())
+    else:
+        assert not any(url.endswith("plotly.min.js") for url in watch.requests)
+    assert all(urlsplit(url).netloc == urlsplit(site.url).netloc for url in watch.requests)
+    # The page fixture asserts, after this, that no console error, page error or foreign request happened.
+
+
+def test_a_phone_sized_window_keeps_the_table_inside_the_page(page: Any, site: Site) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(site.url + "?gpu=H100")
+    page.wait_for_selector(POINTS)
+    assert page.text_content("[data-or-count]") == "4 of 7 recipes"
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    chart_width = page.eval_on_selector(".or-chart", "el => el.getBoundingClientRect().width")
+    assert chart_width <= 390
