@@ -62,23 +62,28 @@ class Position:
 
 @dataclass(frozen=True)
 class SourceMap:
-    """Where each part of a document was written: values, keys, and original scalar text."""
+    """Where each part of a document was written: values, keys, and original scalar text.
 
-    values: dict[Path, Position] = field(default_factory=dict)
-    keys: dict[Path, Position] = field(default_factory=dict)
+    Nodes are kept rather than positions: most are never asked for, and turning every one into
+    a position up front was a tenth of the time it takes to read a catalogue.
+    """
+
+    values: dict[Path, Node] = field(default_factory=dict)
+    keys: dict[Path, Node] = field(default_factory=dict)
     scalar_text: dict[Path, str] = field(default_factory=dict)
 
     def value_at(self, path: Path) -> Position:
         """The position of `path`'s value, or of its closest located ancestor."""
         for end in range(len(path), -1, -1):
-            position = self.values.get(path[:end])
-            if position is not None:
-                return position
+            node = self.values.get(path[:end])
+            if node is not None:
+                return _position(node)
         return Position(1, 1)
 
     def key_at(self, path: Path) -> Position:
         """The position of the key that holds `path` (its value's position for list items)."""
-        return self.keys.get(path) or self.value_at(path)
+        node = self.keys.get(path)
+        return _position(node) if node is not None else self.value_at(path)
 
 
 @dataclass(frozen=True)
@@ -201,7 +206,7 @@ class _Builder:
                 _position(node), f"nested more than {MAX_DEPTH} levels deep; a recipe is a few levels deep"
             )
         # Positions of aliased nodes repeat; the first use is where the author wrote the value.
-        self.source_map.values.setdefault(path, _position(node))
+        self.source_map.values.setdefault(path, node)
         if isinstance(node, MappingNode):
             if node.tag != _MAP:
                 self.refuse_tag(node, path)
@@ -214,7 +219,7 @@ class _Builder:
 
     def build_mapping(self, node: MappingNode, path: Path) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        first_seen: dict[str, Position] = {}
+        first_seen: dict[str, Node] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
                 self.problem(key_node, path, "a key must be a plain name, not a list or mapping")
@@ -226,15 +231,15 @@ class _Builder:
             key = key_node.value
             key_path = (*path, key)
             if key in first_seen:
-                first = first_seen[key]
+                first = _position(first_seen[key])
                 self.problem(
                     key_node,
                     key_path,
                     f"duplicate key {key!r} (first at line {first.line}); YAML would silently keep only the last one",
                 )
                 continue
-            first_seen[key] = _position(key_node)
-            self.source_map.keys[key_path] = _position(key_node)
+            first_seen[key] = key_node
+            self.source_map.keys[key_path] = key_node
             self._check_text(key_node, key_path, key)
             result[key] = self.build(value_node, key_path)
         return result
@@ -244,8 +249,11 @@ class _Builder:
         if node.tag != implicit or node.tag not in _IMPLICIT_SCALAR_TAGS:
             self.refuse_tag(node, path)
             return node.value
+        if node.tag == _STR:  # most values: text needs no constructing
+            self._check_text(node, path, node.value)
+            return node.value
         try:
-            value = self.loader.construct_object(node, deep=True)
+            value = self.loader.yaml_constructors[node.tag](self.loader, node)
         except (yaml.YAMLError, ValueError) as error:
             self.problem(node, path, f"cannot read {node.value!r}: {error}")
             return node.value
