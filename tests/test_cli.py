@@ -177,12 +177,17 @@ def test_validate_a_file_outside_recipes_is_a_problem(
     assert "is not under recipes/" in out
 
 
-def test_validate_runs_hundreds_of_recipes_per_second(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--root", REPO, "bench", "--count", "200")
-    assert code == 0, out
-    rate = float(out.rsplit(": ", 1)[1].split()[0].replace(",", ""))
-    assert out.startswith("validated 200 recipes in ")
-    assert rate >= 100, out
+def test_bench_prints_the_figures_for_each_size(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Figures, not timings: the targets are reported by the command, never asserted in tests.
+    code, out, _ = run(capsys, "--root", REPO, "bench", "--sizes", "2,4", "--keep", tmp_path / "bench")
+    header, first, second = [
+        line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line
+    ][:3]
+    assert header[:3] == ["N", "build", "s"]
+    assert (first[0], second[0]) == ("2", "4")
+    assert "recipe pages load no Plotly" in out
+    assert code in (0, 1)
+    assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
 
 
 # --- new --------------------------------------------------------------------------------------

@@ -149,14 +149,10 @@ def _loadable(root: Path, label: str) -> Path:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .speed import measure  # only this command needs the synthetic recipe generator
+    from .scale import run  # only this command builds sites
 
     root = project_root(args.root)
-    count, seconds, problems = measure(root, args.count)
-    for problem in problems[:10]:
-        print(problem, file=sys.stderr)
-    print(f"validated {count} recipes in {seconds:.2f} s: {count / seconds:,.0f} recipes/s")
-    return 1 if problems else 0
+    return run(root, args.sizes, keep=args.keep, say=lambda line: print(line, flush=True))
 
 
 def _print_json(data: Any) -> None:
@@ -252,12 +248,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = command(
         "bench",
-        "measure how fast recipes validate",
-        "Validate COUNT generated recipes in a temporary copy of the schema and reference data, and print the rate.",
+        "measure build time, memory and page weight as the catalogue grows",
+        "For each size N, generate N valid recipes into a temporary copy of the project, build the site, and build "
+        "a plain MkDocs Material site of the same Markdown written as ordinary files; print build seconds, "
+        "milliseconds per recipe, peak memory, the ratio of the two builds, the time of `openrecipes validate`, "
+        "and the bytes of the home page and of one recipe page. Exit status 1 when a target is missed.",
     )
-    bench.add_argument("--count", type=_positive, default=500, help="how many recipes (default: 500)")
+    bench.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=(10, 100, 1000, 3000),
+        metavar="N,N,...",
+        help="catalogue sizes to measure (default: 10,100,1000,3000)",
+    )
+    bench.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated projects and sites in DIR")
     bench.set_defaults(run=cmd_bench)
     return parser
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of sizes like 10,100,1000") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError("sizes are positive whole numbers")
+    return sizes
 
 
 def _positive(text: str) -> int:
