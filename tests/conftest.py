@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -15,6 +14,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from openrecipes import scale
 from openrecipes.reference import Reference, load_reference
 from openrecipes.synthetic import recipe_data, yaml_text
 
@@ -22,7 +22,6 @@ REPO = Path(__file__).resolve().parent.parent
 SEED_ID = "qwen3.8-27b/h200/attune-tp4-pp2"
 SEED_PATH = REPO / "recipes" / f"{SEED_ID}.yaml"
 SEED = SEED_PATH.read_text(encoding="utf-8")
-PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "schema", "reference", "hooks")
 
 
 @dataclass
@@ -100,18 +99,7 @@ def build_site(root: Path, site: Path) -> BuildResult:
 
 
 def copy_project(destination: Path, *, with_recipes: bool = False) -> Path:
-    destination.mkdir(parents=True, exist_ok=True)
-    for part in PROJECT_PARTS:
-        source = REPO / part
-        if source.is_dir():
-            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, destination / part)
-    if with_recipes:
-        shutil.copytree(REPO / "recipes", destination / "recipes")
-    else:
-        (destination / "recipes").mkdir()
-    return destination
+    return scale.copy_project(REPO, destination, with_recipes=with_recipes)
 
 
 @pytest.fixture(scope="session")

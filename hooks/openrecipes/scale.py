@@ -98,16 +98,20 @@ def synthetic_recipes(reference: Reference, count: int) -> Iterator[tuple[str, s
         yield recipe_id, yaml_text(data, recipe_id)
 
 
-def copy_project(source: Path, destination: Path) -> None:
-    """The project without its recipes: what a build needs."""
-    destination.mkdir(parents=True)
+def copy_project(source: Path, destination: Path, *, with_recipes: bool = False) -> Path:
+    """What a build needs from the project, with its recipes or with an empty recipes/ folder."""
+    destination.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         path = source / part
         if path.is_dir():
-            shutil.copytree(path, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(path, destination / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
         else:
             shutil.copy2(path, destination / part)
-    (destination / "recipes").mkdir()
+    if with_recipes:
+        shutil.copytree(source / "recipes", destination / "recipes")
+    else:
+        (destination / "recipes").mkdir()
+    return destination
 
 
 def _build(project: Path, site: Path) -> dict[str, float]:
