@@ -9,9 +9,11 @@
  * `{ signal }` so none outlives its page.
  *
  * State that a reader should be able to share (filters, sorting, a price, the recipes compared)
- * lives in the address's query. Changing only the query pushes a history entry; going back to it
- * is handled here (not by Material, which would fetch the same page again) and announced to the
- * page's scripts through `OpenRecipes.onQueryChange`.
+ * lives in the address's query. Changing only the query pushes a history entry; going back or
+ * forward to one is announced to the page's scripts through `OpenRecipes.onQueryChange`.
+ * (Material's instant navigation also listens to popstate, and fetches the page again the first
+ * time after a full load, as it has not seen its path yet; the page then starts again from the
+ * address, at the scroll position kept in the entry.)
  */
 (function () {
   "use strict";
@@ -71,32 +73,33 @@
     // An empty query leaves a bare "?" behind: drop it.
     const href = url.searchParams.toString() ? url.href : url.href.replace(/\?(?=#|$)/, "");
     if (href === location.href) return;
-    if (push) history.pushState(null, "", href);
-    else history.replaceState(history.state, "", href);
+    if (push) {
+      // Scroll offsets in Material's format, so that going back restores the position.
+      const offset = { x: window.scrollX, y: window.scrollY };
+      history.replaceState(offset, "");
+      history.pushState(offset, "", href);
+    } else {
+      history.replaceState(history.state, "", href);
+    }
     shown = new URL(location.href);
   };
 
-  // Back/forward between entries of the same page that differ only in their query: the page is
-  // already here, so tell its scripts instead of letting Material fetch it again. This listener
-  // is registered after Material's, but capturing listeners run first on the target itself.
-  window.addEventListener(
-    "popstate",
-    (event) => {
-      if (!shown) return;
-      const next = new URL(location.href);
-      if (next.pathname !== shown.pathname || next.search === shown.search) return;
-      if (next.hash === shown.hash) event.stopImmediatePropagation();
-      shown = next;
-      for (const listener of Array.from(queryListeners)) {
-        try {
-          listener(next.searchParams);
-        } catch (error) {
-          console.warn("OpenRecipes:", error);
-        }
+  // Back/forward between entries of this page that differ in their query: the page is already
+  // here, so its scripts only read the address again. (Another page: Material shows it, and
+  // every script starts again on document$.)
+  window.addEventListener("popstate", () => {
+    if (!shown) return;
+    const next = new URL(location.href);
+    if (next.pathname !== shown.pathname || next.search === shown.search) return;
+    shown = next;
+    for (const listener of Array.from(queryListeners)) {
+      try {
+        listener(next.searchParams);
+      } catch (error) {
+        console.warn("OpenRecipes:", error);
       }
-    },
-    { capture: true },
-  );
+    }
+  });
 
   // Material makes every link absolute when a page loads, so a link to a heading of this page
   // carries the query the page was loaded with: following it would drop the filters chosen

@@ -1,7 +1,8 @@
 /*
  * Your own GPU price (home, model, GPU and recipe pages): type a $ per GPU-hour or pick a listed
- * instance, and every $ / 1M tokens figure and run cost on the page is recomputed, saying which
- * price it uses. Clearing it brings the published figures back. The choice is kept in the
+ * instance, and every $ / 1M tokens figure and run cost the page marks (the tables' column, a
+ * recipe's headline figures) is recomputed, saying which price it uses; the charts keep the
+ * published prices. Clearing it brings the published figures back. The choice is kept in the
  * address (?price=3.99, plus &instance=<name> when picked from the list) and remembered in this
  * browser, to offer again on other pages; the published figures stay the default.
  *
@@ -90,6 +91,7 @@
       this.figures = Array.from(doc.querySelectorAll("[data-usd-per-mtok]"));
       this.costs = Array.from(doc.querySelectorAll("[data-run-cost]"));
       this.sources = Array.from(doc.querySelectorAll("[data-price-source]"));
+      this.charts = doc.querySelector(".or-chart") !== null;
       for (const element of this.figures) remember(element, "data-value");
       for (const element of [...this.costs, ...this.sources]) remember(element, null);
 
@@ -309,12 +311,14 @@
           "Showing the published figures: each recipe at its own instance's on-demand price (GPUs without a " +
           "public price have none). Type a $ per GPU-hour or pick an instance to recompute them.";
       } else {
-        text = `Every $ / 1M tokens figure and run cost on this page uses ${this.label()}`;
+        const what = this.costs.length ? "$ / 1M tokens and run cost" : "$ / 1M tokens";
+        text = `Every ${what} figure underlined with dots is recomputed at ${this.label()}`;
         if (choice.instance && choice.instance.as_of) text += `, listed ${choice.instance.as_of}`;
         text += ".";
         if (choice.instance && this.gpus.size && !this.gpus.has(choice.instance.gpu)) {
           text += ` That is a price for ${choice.instance.gpu} GPUs; these recipes ran on ${Array.from(this.gpus).join(", ")}.`;
         }
+        if (this.charts) text += " The charts keep the published prices.";
       }
       const last = this.lastChoice();
       for (const view of this.views) {
