@@ -84,10 +84,11 @@
     shown = new URL(location.href);
   };
 
-  // Back/forward between entries of this page that differ in their query: the page is already
-  // here, so its scripts only read the address again. (Another page: Material shows it, and
-  // every script starts again on document$.)
-  window.addEventListener("popstate", () => {
+  // Back/forward between entries of this page that differ in their query, or a link to this
+  // page with another query (which Material's instant navigation follows without reloading):
+  // the page is already here, so its scripts only read the address again. (Another page:
+  // Material shows it, and every script starts again on document$.)
+  function queryChanged() {
     if (!shown) return;
     const next = new URL(location.href);
     if (next.pathname !== shown.pathname || next.search === shown.search) return;
@@ -99,7 +100,8 @@
         console.warn("OpenRecipes:", error);
       }
     }
-  });
+  }
+  window.addEventListener("popstate", queryChanged);
 
   // Material makes every link absolute when a page loads, so a link to a heading of this page
   // carries the query the page was loaded with: following it would drop the filters chosen
@@ -243,6 +245,10 @@
   /* Start: on Material's document$ (every page, instant navigation included), or once. */
 
   function start() {
+    // Material announces each address it navigates to, after it has set it.
+    if (window.location$ && typeof window.location$.subscribe === "function") {
+      window.location$.subscribe(() => queryChanged());
+    }
     if (window.document$ && typeof window.document$.subscribe === "function") {
       window.document$.subscribe(() => showPage());
     } else if (document.readyState === "loading") {

@@ -27,8 +27,17 @@ from conftest import SEED_ID, Project, copy_project
 
 from openrecipes.reference import Reference
 
-CHROMIUM = os.environ.get("OPENRECIPES_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+CHROMIUM = os.environ.get("OPENRECIPES_CHROMIUM") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium") or "/usr/bin/chromium"
+)
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-dev-shm-usage",  # containers' small /dev/shm
+]
+IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 VIEWPORT = {"width": 1280, "height": 900}
 
 # The test catalogue: several models, GPUs, counts and prices, one recipe without a price.
@@ -67,7 +76,7 @@ def _chromium_problem() -> str | None:
 def chromium_available() -> None:
     problem = _chromium_problem()
     if problem:
-        if os.environ.get("CI"):
+        if IN_CI:
             pytest.fail(f"CI must run the browser tests, but {problem}", pytrace=False)
         pytest.skip(problem)
 
