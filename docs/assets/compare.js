@@ -314,7 +314,16 @@
     }
 
     link(record, text) {
-      return h("a", { href: new URL(record.url, this.home).href }, text ?? record.title ?? record.id);
+      const label = text ?? record.title ?? record.id;
+      let url = null;
+      try {
+        url = new URL(String(record.url), this.home);
+      } catch (error) {
+        /* no link */
+      }
+      // Only pages of this site: the JSON is ours, but a link is never a place to run code.
+      if (!url || url.origin !== location.origin) return h("span", {}, label);
+      return h("a", { href: url.href }, label);
     }
 
     render(params) {

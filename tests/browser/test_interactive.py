@@ -534,3 +534,61 @@ def test_a_phone_sized_window_keeps_the_table_inside_the_page(page: Any, site: S
     assert overflow <= 0
     chart_width = page.eval_on_selector(".or-chart", "el => el.getBoundingClientRect().width")
     assert chart_width <= 390
+
+
+# -- the scripts' own arithmetic -------------------------------------------------------------------
+
+
+def test_numbers_are_formatted_exactly_as_the_python_side_formats_them(page: Any, site: Site) -> None:
+    values = [0, 0.005, 0.125, 0.135, 1.005, 2.675, 1.8402225385395443, 0.92802, 24.4198, 1194.3, 9000.0]
+    values += [25623920640, 1e-7, 1.5e-7, 123456789.125, 0.1857, 0.38515, 0.999999, 99.995, 1e21, 3.99 / 1194.3]
+    random = __import__("random").Random(4)
+    values += [round(random.uniform(0, 10_000), random.randint(0, 6)) for _ in range(300)]
+    page.goto(site.url + "about/")
+    got = page.evaluate(
+        """values => values.map(v => [
+            OpenRecipes.usd(v), OpenRecipes.number(v, 1), OpenRecipes.number(v), OpenRecipes.percent(v),
+            OpenRecipes.asWritten(v),
+        ])""",
+        values,
+    )
+    # JavaScript (and JSON) cannot tell 9000.0 from 9000: a whole float is written without ".0".
+    expected = [
+        [fmt.usd(v), fmt.number(v, 1), fmt.number(v), fmt.percent(v), fmt.as_written(int(v) if v == int(v) else v)]
+        for v in values
+    ]
+    assert got == expected
+
+
+def test_script_diff_is_a_shortest_edit_script(page: Any, site: Site) -> None:
+    random = __import__("random").Random(7)
+    cases = [([], []), (["a"], []), ([], ["a"]), (["a", "b"], ["a", "b"]), (["a", "b", "c"], ["x", "b", "y"])]
+    for _ in range(60):
+        alphabet = "abcde"[: random.randint(1, 5)]
+        a = [random.choice(alphabet) for _ in range(random.randint(0, 30))]
+        b = [random.choice(alphabet) for _ in range(random.randint(0, 30))]
+        cases.append((a, b))
+
+    def shortest(a: list[str], b: list[str]) -> int:
+        lcs = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        for i in range(len(a) - 1, -1, -1):
+            for j in range(len(b) - 1, -1, -1):
+                lcs[i][j] = lcs[i + 1][j + 1] + 1 if a[i] == b[j] else max(lcs[i + 1][j], lcs[i][j + 1])
+        return len(a) + len(b) - 2 * lcs[0][0]
+
+    page.goto(site.url + "compare/")
+    results = page.evaluate(
+        """cases => cases.map(([a, b]) => {
+            const ops = OpenRecipes.diffLines(a, b);
+            return {ops, hunks: OpenRecipes.diffHunks(ops, 3).map(h => [h.header, h.lines.length])};
+        })""",
+        cases,
+    )
+    for (a, b), result in zip(cases, results, strict=True):
+        ops = result["ops"]
+        assert [op["text"] for op in ops if op["op"] != "+"] == a
+        assert [op["text"] for op in ops if op["op"] != "-"] == b
+        assert sum(op["op"] != " " for op in ops) == shortest(a, b), (a, b)
+        for header, length in result["hunks"]:
+            minus, plus = re.fullmatch(r"@@ -\d+,(\d+) \+\d+,(\d+) @@", header).groups()
+            assert int(minus) + int(plus) >= length
