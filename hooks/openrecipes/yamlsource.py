@@ -31,7 +31,21 @@ MAX_NODES = 20_000
 MAX_DEPTH = 32
 """Recipes nest four levels deep. (libyaml itself refuses flow nesting beyond 1,000 levels.)"""
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """libyaml's loader, with the tag of each plain scalar looked up once per distinct text.
+
+    libyaml calls back into Python's regex-based resolver for every key and value; recipes
+    repeat the same keys, so a cache halves the time spent composing a file.
+    """
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        if kind is ScalarNode:
+            return _scalar_tag(value, tuple(implicit))
+        return super().resolve(kind, value, implicit)
+
 
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -275,10 +289,14 @@ class _Builder:
             self.problem(node, path, f"contains the invisible character U+{ord(char):04X} ({name}); remove it")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)
+def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
+    return _RESOLVER.resolve(ScalarNode, value, implicit)
+
+
 def _implicit_tag(value: str) -> str:
     """The tag YAML gives a plain scalar written as `value` (`5` -> int, `no` -> bool)."""
-    return _RESOLVER.resolve(ScalarNode, value, (True, False))
+    return _scalar_tag(value, (True, False))
 
 
 _RESOLVER = yaml.resolver.Resolver()
