@@ -7,8 +7,8 @@
  * its CSS variables) when a chart is drawn, and charts are redrawn when the reader toggles it.
  * Each point's customdata is its recipe page's address relative to the page: a click opens it
  * (through Material's instant navigation when it is on). Charts are purged when the page is left,
- * follow the width of their container, and never log an error: a chart that cannot be drawn
- * says so in its place.
+ * follow the width of their container (a ResizeObserver), and never log an error: a chart that
+ * cannot be drawn says so in its place.
  */
 (function () {
   "use strict";
@@ -157,7 +157,9 @@
       return;
     }
     const data = Array.isArray(figure.data) ? figure.data : [];
-    const config = { responsive: true, displaylogo: false, displayModeBar: "hover", showTips: false };
+    // Not Plotly's `responsive` (a window listener, which a resize still in flight when the page is
+    // left can add back after purging): a ResizeObserver per chart, disconnected with the page.
+    const config = { responsive: false, displaylogo: false, displayModeBar: "hover", showTips: false };
     chart.orFigure = { data, layout: figure.layout || {}, config };
     const colours = theme();
     Promise.resolve()
@@ -170,19 +172,35 @@
         drawn.add(chart);
         chart.setAttribute("data-or-drawn", colours.scheme);
         chart.on("plotly_click", (event) => open(event));
-        if (typeof ResizeObserver === "function") {
-          let width = chart.clientWidth;
-          const observer = new ResizeObserver(() => {
-            if (chart.clientWidth !== width && chart.isConnected) {
-              width = chart.clientWidth;
-              Plotly.Plots.resize(chart);
-            }
-          });
-          observer.observe(chart);
-          signal.addEventListener("abort", () => observer.disconnect(), { once: true });
-        }
+        follow(Plotly, chart, signal);
       })
       .catch(() => fail(chart, "the figure could not be drawn"));
+  }
+
+  /** Redraw `chart` at its container's new width (window resized, phone turned, sidebar shown). */
+  function follow(Plotly, chart, signal) {
+    let width = chart.clientWidth;
+    let frame = 0;
+    const resize = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        if (signal.aborted || !chart.isConnected || !drawn.has(chart) || chart.clientWidth === width) return;
+        width = chart.clientWidth;
+        Promise.resolve()
+          .then(() => Plotly.Plots.resize(chart))
+          .catch(() => {
+            /* left or hidden meanwhile: nothing to redraw */
+          });
+      });
+    };
+    if (typeof ResizeObserver === "function") {
+      const observer = new ResizeObserver(resize);
+      observer.observe(chart);
+      signal.addEventListener("abort", () => observer.disconnect(), { once: true });
+    } else {
+      window.addEventListener("resize", resize, { signal });
+    }
+    signal.addEventListener("abort", () => cancelAnimationFrame(frame), { once: true });
   }
 
   function open(event) {

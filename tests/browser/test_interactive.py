@@ -534,6 +534,14 @@ def test_a_phone_sized_window_keeps_the_table_inside_the_page(page: Any, site: S
     assert overflow <= 0
     chart_width = page.eval_on_selector(".or-chart", "el => el.getBoundingClientRect().width")
     assert chart_width <= 390
+    assert page.eval_on_selector(".or-chart .main-svg", "svg => svg.getBoundingClientRect().width") <= chart_width
+
+    # Turned sideways: the charts follow the new width.
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.or-chart')].every(c => c.clientWidth > 600"
+        " && Math.abs(c.querySelector('.main-svg').getBoundingClientRect().width - c.clientWidth) < 2)"
+    )
 
 
 # -- the scripts' own arithmetic -------------------------------------------------------------------
