@@ -14,6 +14,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
+from openrecipes.prefetch import Renderer, renderer
 from openrecipes.render import TEMPLATES_DIR
 from openrecipes.site import GENERATED_NAV_PAGES, plan_site
 
@@ -30,6 +31,7 @@ if not serve_log.handlers:
     serve_log.propagate = False
 
 _command = "build"
+_rendering: Renderer | None = None  # the current build's page renderer, closed when the build ends
 
 WATCHED = ("recipes", "schema", "reference")
 
@@ -73,15 +75,59 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if not serving:
             raise PluginError(f"{summary}; the site was not built")
         serve_log.error(f"{summary}; serving the site without them until they are fixed")
+    global _rendering
+    _close_rendering()
+    rendered = [output for output in plan.outputs if output.render is not None]
+    _rendering = renderer([output.render for output in rendered], parallel=not serving)
+    index_of = {id(output): index for index, output in enumerate(rendered)}
     docs_dir = Path(config.docs_dir).resolve()
     for output in plan.outputs:
         if output.copy_of is not None:
             file = File.generated(config, output.src_uri, abs_src_path=str(output.copy_of))
         else:
-            file = File.generated(config, output.src_uri, content=output.content)
+            file = _RenderedFile.generated(config, output.src_uri, content="")
+            file.render_with(_rendering, index_of[id(output)])
         if output.edit_path:
             file.edit_uri = Path(os.path.relpath(root / output.edit_path, docs_dir)).as_posix()
         if output.src_uri not in GENERATED_NAV_PAGES:
             file.inclusion = InclusionLevel.NOT_IN_NAV
         files.append(file)
     return files
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    _close_rendering()
+
+
+def on_build_error(error: Exception) -> None:
+    _close_rendering()
+
+
+def _close_rendering() -> None:
+    global _rendering
+    if _rendering is not None:
+        _rendering.close()
+        _rendering = None
+
+
+class _RenderedFile(File):
+    """A generated file whose text is rendered (maybe in another process) when MkDocs first reads it."""
+
+    _pending: tuple[Renderer, int] | None = None
+    _text: str | bytes | None = None
+
+    def render_with(self, rendering: Renderer, index: int) -> None:
+        self._pending = (rendering, index)
+
+    @property
+    def _content(self) -> str | bytes | None:  # type: ignore[override]
+        if self._pending is not None:
+            rendering, index = self._pending
+            self._pending = None
+            self._text = rendering.get(index)
+        return self._text
+
+    @_content.setter
+    def _content(self, value: str | bytes | None) -> None:
+        self._pending = None
+        self._text = value

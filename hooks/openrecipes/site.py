@@ -60,16 +60,27 @@ ALTERNATIVES = 10
 
 @dataclass(frozen=True)
 class Output:
-    """One generated file in the docs tree."""
+    """One generated file in the docs tree: its text, made by `render` when asked, or a file to copy.
+
+    Rendering is deferred so that the MkDocs hook can render pages in a second process while
+    MkDocs converts the ones already done.
+    """
 
     src_uri: str
-    content: str | None = None
+    render: Callable[[], str] | None = None
     copy_of: Path | None = None
-    """Copy this file byte for byte instead of `content`."""
+    """Copy this file byte for byte instead of rendering."""
     edit_path: str | None = None
     """The repository file a reader should edit to change this page."""
     origin: str | None = None
     """The recipe file this output comes from, for error messages."""
+
+    def text(self) -> str:
+        return self.render() if self.render is not None else ""
+
+
+def _fixed(text: str) -> Callable[[], str]:
+    return functools.partial(str, text)
 
 
 @dataclass(frozen=True)
@@ -107,14 +118,15 @@ class _Site:
         url_of = self.recipe_url_from(from_src)
         return [{"entry": entry, "url": url_of(entry)} for entry in entries]
 
-    def page(self, src: str, template: str, **context: Any) -> str:
-        return render(
-            self.env,
-            template,
-            links=self._site_links(posixpath.dirname(self.url(src))),
-            price_options=self.price_options,
-            **context,
-        )
+    def page(self, src: str, template: str, **context: Any) -> Callable[[], str]:
+        """The page at `src` from `template`; context values that are callables are called when it renders."""
+
+        def rendered() -> str:
+            values = {name: value() if callable(value) else value for name, value in context.items()}
+            links = self._site_links(posixpath.dirname(self.url(src)))
+            return render(self.env, template, links=links, price_options=self.price_options, **values)
+
+        return rendered
 
     @functools.cache  # noqa: B019 - one _Site per build; the links depend only on the page's folder
     def _site_links(self, folder: str) -> dict[str, Markup]:
@@ -158,7 +170,7 @@ def plan_site(
     if catalogue.reference is None:  # broken reference data: nothing can be checked or shown
         env = environment()
         home = render(env, "home.md.j2", rows=[], recent=[], problems=catalogue.problems, links={}, charts={})
-        return SitePlan(catalogue, (Output(HOME_PAGE, content=home),), catalogue.problems)
+        return SitePlan(catalogue, (Output(HOME_PAGE, render=_fixed(home)),), catalogue.problems)
     broken = {problem.path for problem in catalogue.problems}
     entries = [entry for entry in catalogue.entries if entry.recipe.path not in broken]
     site = _Site(root, entries, catalogue.reference, use_directory_urls)
@@ -200,18 +212,18 @@ def _recipe_outputs(site: _Site) -> list[Output]:
                 "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
             },
             # The cheapest few: a page listing every alternative would grow with the catalogue.
-            alternatives=site.rows(src, alternatives[:ALTERNATIVES]),
+            alternatives=functools.partial(site.rows, src, alternatives[:ALTERNATIVES]),
             more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
             model_page=site.link(src, model_page),
             compare_url=Markup(f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}"),
         )
         outputs += [
-            Output(src, content=page, edit_path=recipe.path, origin=recipe.path),
+            Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
             Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path),
-            Output(f"recipes/{recipe.id}/launch.sh", content=recipe.fields.run, origin=recipe.path),
+            Output(f"recipes/{recipe.id}/launch.sh", render=_fixed(recipe.fields.run), origin=recipe.path),
         ]
         if recipe.fields.env:
-            outputs.append(Output(f"recipes/{recipe.id}/env.sh", content=env_script, origin=recipe.path))
+            outputs.append(Output(f"recipes/{recipe.id}/env.sh", render=_fixed(env_script), origin=recipe.path))
     return outputs
 
 
@@ -223,13 +235,10 @@ def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:
     home = site.page(
         HOME_PAGE,
         "home.md.j2",
-        rows=site.rows(HOME_PAGE, site.entries),
-        recent=site.rows(HOME_PAGE, _newest_first(site.entries)[:RECENT]),
+        rows=functools.partial(site.rows, HOME_PAGE, site.entries),
+        recent=functools.partial(site.rows, HOME_PAGE, _newest_first(site.entries)[:RECENT]),
         problems=problems,
-        charts={
-            "cost": charts.cost_throughput(site.entries, site.recipe_url_from(HOME_PAGE)),
-            "mfu": charts.mfu_by_model(site.entries, site.recipe_url_from(HOME_PAGE)),
-        },
+        charts=functools.partial(_charts, site.entries, site.recipe_url_from(HOME_PAGE)),
     )
     methodology = site.page(
         METHODOLOGY_PAGE,
@@ -241,13 +250,17 @@ def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
-    schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=schema_sections(schema.document))
+    schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
     return [
-        Output(HOME_PAGE, content=home),
-        Output(METHODOLOGY_PAGE, content=methodology, edit_path="reference/gpus.yaml"),
-        Output(COMPARE_PAGE, content=compare),
-        Output(SCHEMA_PAGE, content=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
+        Output(HOME_PAGE, render=home),
+        Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml"),
+        Output(COMPARE_PAGE, render=compare),
+        Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
     ]
+
+
+def _charts(entries: Sequence[Entry], url_of: Callable[[Entry], str]) -> dict[str, str | None]:
+    return {"cost": charts.cost_throughput(entries, url_of), "mfu": charts.mfu_by_model(entries, url_of)}
 
 
 def _group_outputs(site: _Site) -> list[Output]:
@@ -275,30 +288,40 @@ def _group_outputs(site: _Site) -> list[Output]:
                 name=names[group_slug],
                 gpu=gpu,
                 model=site.reference.model(names[group_slug]) if kind == "model" else None,
-                rows=site.rows(src, members),
-                charts={
-                    "cost": charts.cost_throughput(members, site.recipe_url_from(src)),
-                    "mfu": charts.mfu_by_model(members, site.recipe_url_from(src)),
-                },
+                rows=functools.partial(site.rows, src, members),
+                charts=functools.partial(_charts, members, site.recipe_url_from(src)),
             )
-            outputs.append(Output(src, content=page))
+            outputs.append(Output(src, render=page))
             summaries.append({"name": names[group_slug], "url": site.link(index_src, src), "entries": members})
-        outputs.append(Output(index_src, content=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
+        outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
     return outputs
 
 
 def _data_outputs(site: _Site, site_url: str | None) -> list[Output]:
-    records = [export.recipe_json(entry, site.url(recipe_page_src(entry))) for entry in site.entries]
-    api = {"version": export.API_VERSION, "count": len(records), "recipes": records}
-    csv_rows = [export.csv_row(entry, site.url(recipe_page_src(entry))) for entry in site.entries]
-    schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH).document
-    feed_entries = [(entry, site.url(recipe_page_src(entry))) for entry in _newest_first(site.entries)]
-    return [
+    def url(entry: Entry) -> str:
+        return site.url(recipe_page_src(entry))
+
+    def api() -> str:
+        records = [export.recipe_json(entry, url(entry)) for entry in site.entries]
+        data = {"version": export.API_VERSION, "count": len(records), "recipes": records}
         # Compact: with an indent, json falls back to its pure-Python encoder, 5× slower at 1,000 recipes.
-        Output(API_JSON, content=json.dumps(api, ensure_ascii=False, separators=(",", ":")) + "\n"),
-        Output(API_CSV, content=export.catalogue_csv(csv_rows)),
-        Output(SCHEMA_JSON, content=json.dumps(schema, indent=2, ensure_ascii=False) + "\n"),
-        Output(FEED, content=atom_feed(feed_entries, site_url)),
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    def table() -> str:
+        return export.catalogue_csv([export.csv_row(entry, url(entry)) for entry in site.entries])
+
+    def schema() -> str:
+        document = Schema.load(site.root / SCHEMA_RELATIVE_PATH).document
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+    def feed() -> str:
+        return atom_feed([(entry, url(entry)) for entry in _newest_first(site.entries)], site_url)
+
+    return [
+        Output(API_JSON, render=api),
+        Output(API_CSV, render=table),
+        Output(SCHEMA_JSON, render=schema),
+        Output(FEED, render=feed),
     ]
 
 
