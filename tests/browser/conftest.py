@@ -82,6 +82,10 @@ def chromium_available() -> None:
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    # Chromium opens connections ahead of need; an idle one must not keep its thread (and socket)
+    # alive past the session.
+    timeout = 30
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
