@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import gc
 import os
 import re
 from collections import defaultdict
@@ -132,6 +134,20 @@ def _layout_problem(path: Path, recipes_dir: Path, display: str) -> Problem | No
     return None
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Reading a catalogue allocates millions of small objects that form no cycles; the cyclic
+    garbage collector, triggered by the allocations, rescanned everything loaded so far and took
+    two thirds of the time. Reference counting still frees them."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None) -> Catalogue:
     """Read, validate and check every recipe under `root` (or only the given files)."""
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
@@ -139,13 +155,14 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
     files, tree_problems = discover(root, only)
     problems += tree_problems
     entries = []
-    for path in files:
-        recipe, file_problems = load_recipe(path, root, schema)
-        problems += file_problems
-        if recipe is not None and reference is not None:
-            derived, check_problems = analyse(recipe, reference, today or dt.date.today())
-            problems += check_problems
-            entries.append(Entry(recipe, derived))
+    with _collector_paused():
+        for path in files:
+            recipe, file_problems = load_recipe(path, root, schema)
+            problems += file_problems
+            if recipe is not None and reference is not None:
+                derived, check_problems = analyse(recipe, reference, today or dt.date.today())
+                problems += check_problems
+                entries.append(Entry(recipe, derived))
     problems += id_collisions(entry.recipe for entry in entries)
     entries.sort(key=lambda entry: table_order_key(entry.recipe))
     return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
