@@ -18,7 +18,7 @@ from .records import Recipe, RecipeFields, build_record
 from .reference import Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .skeleton import placeholder_problems
-from .yamlsource import MAX_FILE_BYTES, read_document
+from .yamlsource import MAX_FILE_BYTES, SourceMap, read_document
 
 RECIPES_DIR = "recipes"
 RECIPE_SUFFIX = ".yaml"
@@ -157,10 +157,10 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
     entries = []
     with _collector_paused():
         for path in files:
-            recipe, file_problems = load_recipe(path, root, schema)
+            recipe, locations, file_problems = load_recipe(path, root, schema)
             problems += file_problems
             if recipe is not None and reference is not None:
-                derived, check_problems = analyse(recipe, reference, today or dt.date.today())
+                derived, check_problems = analyse(recipe, locations, reference, today or dt.date.today())
                 problems += check_problems
                 entries.append(Entry(recipe, derived))
     problems += id_collisions(entry.recipe for entry in entries)
@@ -168,27 +168,32 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
     return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
 
 
-def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, list[Problem]]:
+def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:
+    """One recipe file: the record (None if it is broken), where its fields are written, its problems.
+
+    The positions are handed out beside the record, not inside it: only loading needs them, and a
+    catalogue of records should not carry a few hundred of them per recipe through the build.
+    """
     display = _display_path(path, root)
+    nowhere = SourceMap()
     try:
         size = path.stat().st_size
         with path.open("rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)  # never read an oversized file whole
     except OSError as error:
-        return None, [Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}")]
+        return None, nowhere, [Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}")]
     if size > MAX_FILE_BYTES:
-        return None, [
-            Problem(display, 0, 0, "", f"file is {size:,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes")
-        ]
+        message = f"file is {size:,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes"
+        return None, nowhere, [Problem(display, 0, 0, "", message)]
     document, problems = read_document(raw, display)
     if document is None:
-        return None, problems
+        return None, nowhere, problems
     if not isinstance(document.data, dict):
         kind = "a list" if isinstance(document.data, list) else "a single value"
         problems.append(
             Problem(display, 1, 1, "$", f"the file holds {kind}; a recipe is a mapping of fields (key: value)")
         )
-        return None, problems
+        return None, document.source_map, problems
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
     # A value already refused while reading (a tag, a duplicate, a placeholder) would only repeat as a schema error.
@@ -199,17 +204,16 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
         if not any(_within(problem.where, where) for where in refused)
     ]
     if problems:
-        return None, problems
-    fields = build_record(RecipeFields, document.data)
-    recipe = Recipe(id=recipe_id_for(display), path=display, raw=raw, fields=fields, locations=document.source_map)
-    return recipe, _placement_problems(recipe)
+        return None, document.source_map, problems
+    recipe = Recipe(id=recipe_id_for(display), path=display, fields=build_record(RecipeFields, document.data))
+    return recipe, document.source_map, _placement_problems(recipe, document.source_map)
 
 
 def _within(path: str, ancestor: str) -> bool:
     return path == ancestor or path.startswith((ancestor + ".", ancestor + "["))
 
 
-def _placement_problems(recipe: Recipe) -> list[Problem]:
+def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:
     """The folders a recipe is filed under must say what the file says."""
     model_folder, gpu_folder, _ = recipe.id.split("/")
     problems = []
@@ -218,7 +222,7 @@ def _placement_problems(recipe: Recipe) -> list[Problem]:
         (gpu_folder, recipe.fields.gpu.type, ("gpu", "type")),
     ):
         if folder.lower() != slug(value):
-            position = recipe.locations.value_at(field)
+            position = locations.value_at(field)
             right = recipe.path.split("/")
             right[len(field)] = slug(value)
             problems.append(

@@ -16,6 +16,7 @@ from . import fmt
 from .problems import Problem, json_path
 from .records import Recipe, RecipeFields
 from .reference import PEAK_COLUMN, GpuSpec, InstanceSpec, ModelSpec, Reference, closest
+from .yamlsource import SourceMap
 
 MFU_TOLERANCE = 0.001
 """±0.1 percentage points."""
@@ -63,13 +64,15 @@ class Derived:
         return all(check.passed for check in self.checks)
 
 
-def analyse(recipe: Recipe, reference: Reference, today: dt.date) -> tuple[Derived, list[Problem]]:
+def analyse(
+    recipe: Recipe, locations: SourceMap, reference: Reference, today: dt.date
+) -> tuple[Derived, list[Problem]]:
     """Recompute what can be recomputed; problems for unknown references and failed checks."""
     f = recipe.fields
     problems: list[Problem] = []
 
     def problem(field: FieldPath, message: str) -> None:
-        position = recipe.locations.value_at(field)
+        position = locations.value_at(field)
         problems.append(Problem(recipe.path, position.line, position.column, json_path(field), message))
 
     gpu = reference.gpu(f.gpu.type)

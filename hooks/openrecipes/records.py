@@ -12,10 +12,8 @@ import functools
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
-
-from .yamlsource import SourceMap
 
 Outcome = Literal["pass", "fail", "not-run"]
 Status = Literal["verified", "unverified", "deprecated"]
@@ -216,11 +214,7 @@ class Recipe:
     """`<model>/<gpu>/<name>`: the file's path under recipes/ without `.yaml`."""
     path: str
     """The file's path relative to the project root, e.g. `recipes/<id>.yaml`."""
-    raw: bytes
-    """The file exactly as written, for download."""
     fields: RecipeFields
-    locations: SourceMap = field(default_factory=SourceMap, compare=False, repr=False)
-    """Where each field is written in the file, for error messages."""
 
 
 T = TypeVar("T")
