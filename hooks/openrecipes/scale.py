@@ -39,9 +39,10 @@ config = load_config(config_file=sys.argv[1], site_dir=sys.argv[2])
 start = time.perf_counter()
 build(config)
 seconds = time.perf_counter() - start
-# The hook may render pages in a forked worker: count its peak too (an overestimate: shared pages twice).
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"seconds": seconds, "peak_kib": peak}))
+# The hook may render pages in a forked worker: its peak is reported too.
+self_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+worker_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"seconds": seconds, "peak_kib": self_kib, "worker_kib": worker_kib}))
 """
 
 # The plain site's configuration: the same theme and Markdown, no hook; the generated pages
@@ -57,6 +58,7 @@ class Measurement:
     size: int
     build_seconds: float
     build_peak_mib: float
+    worker_peak_mib: float
     plain_seconds: float
     plain_peak_mib: float
     validate_seconds: float
@@ -193,6 +195,7 @@ def measure(repo: Path, size: int, workdir: Path) -> Measurement:
         size=size,
         build_seconds=built["seconds"],
         build_peak_mib=built["peak_kib"] / 1024,
+        worker_peak_mib=built["worker_kib"] / 1024,
         plain_seconds=plain_built["seconds"],
         plain_peak_mib=plain_built["peak_kib"] / 1024,
         validate_seconds=_validate_seconds(project),
@@ -208,6 +211,7 @@ HEADER = (
     "build s",
     "ms/recipe",
     "peak MiB",
+    "worker MiB",
     "plain s",
     "plain ms/recipe",
     "plain MiB",
@@ -225,6 +229,7 @@ def row(m: Measurement) -> tuple[str, ...]:
         fmt.number(m.build_seconds, 2),
         fmt.number(m.ms_per_recipe, 1),
         fmt.number(m.build_peak_mib, 0),
+        fmt.number(m.worker_peak_mib, 0),
         fmt.number(m.plain_seconds, 2),
         fmt.number(m.plain_seconds / m.size * 1000, 1),
         fmt.number(m.plain_peak_mib, 0),
@@ -249,7 +254,9 @@ def targets(results: Sequence[Measurement]) -> list[tuple[str, bool]]:
         ]
     if 3000 in by_size:
         m = by_size[3000]
-        checks.append((f"peak memory at 3,000 under 1 GiB: {m.build_peak_mib:,.0f} MiB", m.build_peak_mib < 1024))
+        # Counted as both processes' peaks added up, though the worker shares most of its pages.
+        total = m.build_peak_mib + m.worker_peak_mib
+        checks.append((f"peak memory at 3,000 under 1 GiB (build + worker): {total:,.0f} MiB", total < 1024))
         base = by_size.get(300) or by_size.get(1000)
         if base:
             growth = m.ms_per_recipe / base.ms_per_recipe
