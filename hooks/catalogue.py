@@ -77,7 +77,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         serve_log.error(f"{summary}; serving the site without them until they are fixed")
     global _rendering
     _close_rendering()
-    rendered = [output for output in plan.outputs if output.render is not None]
+    # In the order MkDocs reads them: every page's Markdown first, then the other files.
+    rendered = sorted(
+        (output for output in plan.outputs if output.render is not None),
+        key=lambda output: not output.src_uri.endswith(".md"),
+    )
     _rendering = renderer([output.render for output in rendered], parallel=not serving)
     index_of = {id(output): index for index, output in enumerate(rendered)}
     docs_dir = Path(config.docs_dir).resolve()

@@ -46,6 +46,12 @@
     }
   }
 
+  /** As describe.relative_change in Python: "+12.3%", "−4.0%", or "same" under 0.05%. */
+  function relativeChange(change) {
+    if (Math.abs(change) < 0.0005) return "same";
+    return (change > 0 ? "+" : "−") + OR.percent(Math.abs(change));
+  }
+
   /** "3.99", "$3.99", "3,99", "3.99/h" -> 3.99; anything else -> NaN. */
   function parsePrice(text) {
     const trimmed = String(text)
@@ -90,10 +96,12 @@
       }
       this.figures = Array.from(doc.querySelectorAll("[data-usd-per-mtok]"));
       this.costs = Array.from(doc.querySelectorAll("[data-run-cost]"));
+      // "Other recipes" deltas: at one price for both, $/1M differs exactly as 1 / tokens/s does.
+      this.deltas = Array.from(doc.querySelectorAll("[data-usd-delta]"));
       this.sources = Array.from(doc.querySelectorAll("[data-price-source]"));
       this.charts = doc.querySelector(".or-chart") !== null;
       for (const element of this.figures) remember(element, "data-value");
-      for (const element of [...this.costs, ...this.sources]) remember(element, null);
+      for (const element of [...this.costs, ...this.sources, ...this.deltas]) remember(element, null);
 
       this.choice = null; // null (published) or {price, instance, text}
       this.invalid = null; // text typed that is not a price
@@ -289,6 +297,16 @@
         }
         element.textContent = OR.usd(hours * price);
         element.setAttribute("title", `${note}; published: ${saved.text.trim()}`);
+        element.classList.add("or-custom-price");
+      }
+      for (const element of this.deltas) {
+        const other = Number(element.getAttribute("data-tokens-per-s"));
+        const base = Number(element.getAttribute("data-base-tokens-per-s"));
+        if (price === null || !(other > 0) || !(base > 0)) {
+          restore(element);
+          continue;
+        }
+        element.textContent = `(${relativeChange(base / other - 1)})`;
         element.classList.add("or-custom-price");
       }
       for (const element of this.sources) {

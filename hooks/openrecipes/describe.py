@@ -112,7 +112,7 @@ def relative_change(value: float, base: float) -> str:
     if base == 0:
         return "n/a"
     change = (value - base) / base
-    if round(change * 1000) == 0:
+    if abs(change) < 0.0005:  # rounds to 0.0%
         return "same"
     return ("+" if change > 0 else "−") + percent(abs(change))
 
@@ -120,6 +120,6 @@ def relative_change(value: float, base: float) -> str:
 def point_change(value: float, base: float) -> str:
     """Difference of two fractions in percentage points: `+1.2 pp`."""
     points = (value - base) * 100
-    if round(points * 10) == 0:
+    if abs(points) < 0.05:  # rounds to 0.0 pp
         return "same"
     return ("+" if points > 0 else "−") + number(abs(points), 1) + " pp"

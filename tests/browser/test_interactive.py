@@ -281,6 +281,21 @@ def test_an_unpriced_recipe_can_be_priced(page: Any, site: Site) -> None:
     assert page.text_content("[data-run-cost]") == "unpriced"
 
 
+def test_other_recipes_for_the_model_follow_the_price_too(page: Any, site: Site) -> None:
+    page.goto(site.url + "recipes/llama-3.1-70b/h100/mid/")
+    row = page.locator("tr").filter(has_text="16 × H200")  # "tenfold": 90 tokens/s on p5en
+    price, delta = row.locator("[data-usd-per-mtok]"), row.locator("[data-usd-delta]")
+    assert price.text_content() == "$24.42"
+    assert delta.text_content() == "(+1,050.0%)"  # $24.4198 on p5en against $2.1235 on p5, published
+    page.fill("[data-or-price-input]", "2")
+    assert price.text_content() == recomputed_usd(2, 90.0) == "$6.17"
+    assert delta.text_content() == "(+900.0%)"  # one price for both: 900 / 90 − 1
+    page.select_option("[data-or-price-instance]", "Nebius H100")
+    assert price.text_content() == recomputed_usd(3.85, 90.0)
+    page.click("[data-or-price-reset]")
+    assert (price.text_content(), delta.text_content()) == ("$24.42", "(+1,050.0%)")
+
+
 # -- charts ---------------------------------------------------------------------------------------
 
 
