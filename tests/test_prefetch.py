@@ -39,7 +39,7 @@ def test_a_failure_in_the_worker_is_raised_with_its_traceback() -> None:
     forked = ForkedRenderer([RENDERS[0], broken, RENDERS[2]])
     try:
         assert forked.get(0) == _page(0)
-        with pytest.raises(RuntimeError, match="(?s)failed in the worker.*ValueError: a template bug"):
+        with pytest.raises(RuntimeError, match=r"(?s)failed in the worker.*ValueError: a template bug"):
             forked.get(1)
     finally:
         forked.close()
