@@ -302,7 +302,7 @@ def test_every_reference_number_has_a_source_and_a_date(reference: Any) -> None:
 
 def test_recipe_page_shows_each_check_and_the_sources(seed_site: BuildResult) -> None:
     html = seed_site.html(f"recipes/{SEED_ID}/")
-    checks = re.search(r'<h2 id="checks".*?</table>', html, re.S).group(0)
+    checks = re.search(r'<h2 [^>]*id="checks".*?</table>', html, re.S).group(0)
     rows = [
         parse(row, capture_when=lambda t, a: t == "td").captured for row in re.findall(r"<tr>.*?</tr>", checks, re.S)
     ]

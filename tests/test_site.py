@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -164,6 +165,14 @@ def test_every_internal_link_and_asset_resolves_and_nothing_is_loaded_from_other
                 if path.endswith("/"):
                     target = target / "index.html"
                 assert target.exists(), f"{page}: broken link {value}"
+
+
+def test_derived_tables_stay_out_of_the_search_index(seed_site: BuildResult) -> None:
+    # The checks and the alternatives are most of a recipe page's text and nothing anyone searches for.
+    index = json.loads((seed_site.site / "search/search_index.json").read_text(encoding="utf-8"))
+    sections = {doc["location"] for doc in index["docs"] if doc["location"].startswith(SEED_URL)}
+    assert f"{SEED_URL}#software-stack" in sections
+    assert f"{SEED_URL}#checks" not in sections
 
 
 def test_theme_uses_system_fonts_and_no_repository_api(seed_site: BuildResult) -> None:
