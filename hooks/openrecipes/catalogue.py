@@ -46,10 +46,6 @@ class Catalogue:
     def ok(self) -> bool:
         return not self.problems
 
-    @property
-    def recipes(self) -> tuple[Recipe, ...]:
-        return tuple(entry.recipe for entry in self.entries)
-
 
 def slug(name: str) -> str:
     """The folder name a model or GPU type is filed under: `Llama 3.1 70B` -> `llama-3.1-70b`."""

@@ -53,8 +53,6 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         usd=_trusted(fmt.usd),
         percent=_trusted(fmt.percent),
         as_written=_trusted(fmt.as_written),
-        recompute=describe.recompute,
-        offload=describe.offload,
     )
     env.globals.update(describe=describe)
     return env
