@@ -12,18 +12,13 @@ import yaml
 from conftest import REPO, SEED_PATH
 
 from openrecipes import records
-from openrecipes.schema import Schema
+from openrecipes.schema import Schema, resolve
 
 SCHEMA = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
 
 
 def _resolve(node: dict[str, Any]) -> dict[str, Any]:
-    if "$ref" in node:
-        target = SCHEMA
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target[part]
-        return {**_resolve(target), **{k: v for k, v in node.items() if k != "$ref"}}
-    return node
+    return resolve(node, SCHEMA)
 
 
 def _objects(node: dict[str, Any], path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:

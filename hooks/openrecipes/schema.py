@@ -77,18 +77,25 @@ class Schema:
         return found
 
 
+def resolve(node: Mapping[str, Any], document: Mapping[str, Any]) -> dict[str, Any]:
+    """`node` with its local `$ref` replaced by the target; keywords beside the `$ref` (a
+    description, a maxLength) refine the target."""
+    node = dict(node)
+    while "$ref" in node:
+        target: Any = document
+        for part in node.pop("$ref").removeprefix("#/").split("/"):
+            target = target[part]
+        node = {**target, **node}
+    return node
+
+
 def _inline_refs(node: Any, document: Mapping[str, Any]) -> Any:
     """`node` with every local `$ref` replaced by what it points at (our schemas are not recursive)."""
     if isinstance(node, list):
         return [_inline_refs(item, document) for item in node]
     if not isinstance(node, dict):
         return node
-    if "$ref" in node:
-        target: Any = document
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target[part]
-        siblings = {key: value for key, value in node.items() if key != "$ref"}
-        return _inline_refs({**target, **siblings}, document)
+    node = resolve(node, document)
     return {key: (value if key in ("enum", "const") else _inline_refs(value, document)) for key, value in node.items()}
 
 

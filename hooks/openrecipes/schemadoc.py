@@ -6,6 +6,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .schema import resolve
+
 
 @dataclass(frozen=True)
 class FieldDoc:
@@ -28,31 +30,22 @@ def schema_sections(schema: Mapping[str, Any]) -> list[Section]:
     return list(_sections(schema, schema, "recipe"))
 
 
-def _resolve(root: Mapping[str, Any], node: Mapping[str, Any]) -> dict[str, Any]:
-    if "$ref" not in node:
-        return dict(node)
-    target: Any = root
-    for part in node["$ref"].removeprefix("#/").split("/"):
-        target = target[part]
-    return {**_resolve(root, target), **{key: value for key, value in node.items() if key != "$ref"}}
-
-
 def _sections(root: Mapping[str, Any], node: Mapping[str, Any], path: str) -> Iterator[Section]:
-    node = _resolve(root, node)
+    node = resolve(node, root)
     properties = node.get("properties", {})
     required = set(node.get("required", ()))
     fields = []
     children = []
     for name, child in properties.items():
-        child = _resolve(root, child)
+        child = resolve(child, root)
         fields.append(FieldDoc(name, _type(root, child), name in required, child.get("description", ""), _rules(child)))
         if "properties" in child:
             children.append((child, f"{path}.{name}"))
-        elif "items" in child and "properties" in _resolve(root, child["items"]):
+        elif "items" in child and "properties" in resolve(child["items"], root):
             children.append((child["items"], f"{path}.{name}[]"))
     if node.get("patternProperties"):
         for pattern, child in node["patternProperties"].items():
-            child = _resolve(root, child)
+            child = resolve(child, root)
             fields.append(FieldDoc(f"names matching {pattern}", _type(root, child), False, "", _rules(child)))
     yield Section(path, node.get("description", ""), tuple(fields))
     for child, child_path in children:
@@ -67,7 +60,7 @@ def _type(root: Mapping[str, Any], node: Mapping[str, Any]) -> str:
     names = []
     for kind in kinds:
         if kind == "array" and "items" in node:
-            names.append(f"list of {_type(root, _resolve(root, node['items']))}")
+            names.append(f"list of {_type(root, resolve(node['items'], root))}")
         elif kind == "object":
             names.append("mapping")
         else:

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from .problems import Problem, json_path
+from .schema import resolve
 from .yamlsource import SourceMap
 
 PLACEHOLDER = "FILL IN"
@@ -34,13 +35,7 @@ class SchemaWalker:
         self.document = document
 
     def resolve(self, node: Node) -> Node:
-        while "$ref" in node:
-            target: Any = self.document
-            for part in node["$ref"].removeprefix("#/").split("/"):
-                target = target[part]
-            # Keywords next to a $ref (a description, a maxLength) refine the target.
-            node = {**target, **{key: value for key, value in node.items() if key != "$ref"}}
-        return node
+        return resolve(node, self.document)
 
     def child(self, node: Node, key: str | int) -> Node | None:
         node = self.resolve(node)
