@@ -13,9 +13,11 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
 
-from openrecipes.prefetch import Renderer, renderer
-from openrecipes.render import TEMPLATES_DIR
+from openrecipes.fragments import restore
+from openrecipes.pagerender import Renderer, renderer
+from openrecipes.render import TEMPLATES_DIR, RenderedPage
 from openrecipes.site import GENERATED_NAV_PAGES, plan_site
 
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
@@ -30,10 +32,26 @@ if not serve_log.handlers:
     serve_log.addHandler(_handler)
     serve_log.propagate = False
 
-_command = "build"
-_rendering: Renderer | None = None  # the current build's page renderer, closed when the build ends
-
 WATCHED = ("recipes", "schema", "reference")
+
+
+class _Build:
+    """What one build of the catalogue holds between MkDocs events."""
+
+    def __init__(self, rendering: Renderer, index_of: dict[str, int]) -> None:
+        self.rendering = rendering
+        self.index_of = index_of  # generated src_uri -> its index in `rendering`
+        self.fragments: dict[str, tuple[str, ...]] = {}  # pages converted, not yet restored
+
+    def rendered(self, src_uri: str) -> RenderedPage | str:
+        try:
+            return self.rendering.get(self.index_of[src_uri])
+        except Exception as error:  # a bug of ours in a template or a renderer, not a recipe problem
+            raise PluginError(f"rendering the generated file {src_uri!r} failed: {error!r}") from error
+
+
+_command = "build"
+_build: _Build | None = None
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -75,22 +93,24 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if not serving:
             raise PluginError(f"{summary}; the site was not built")
         serve_log.error(f"{summary}; serving the site without them until they are fixed")
-    global _rendering
-    _close_rendering()
-    # In the order MkDocs reads them: every page's Markdown first, then the other files.
+    global _build
+    _close()
+    # In the order MkDocs asks for them: every page's Markdown first, then the other files.
     rendered = sorted(
         (output for output in plan.outputs if output.render is not None),
         key=lambda output: not output.src_uri.endswith(".md"),
     )
-    _rendering = renderer([output.render for output in rendered], parallel=not serving)
-    index_of = {id(output): index for index, output in enumerate(rendered)}
+    _build = _Build(
+        renderer([output.render for output in rendered], parallel=not serving),
+        {output.src_uri: index for index, output in enumerate(rendered)},
+    )
     docs_dir = Path(config.docs_dir).resolve()
     for output in plan.outputs:
         if output.copy_of is not None:
             file = File.generated(config, output.src_uri, abs_src_path=str(output.copy_of))
         else:
-            file = _RenderedFile.generated(config, output.src_uri, content="")
-            file.render_with(_rendering, index_of[id(output)])
+            # Filled in when MkDocs gets to it: pages in on_page_markdown, other files in on_env.
+            file = File.generated(config, output.src_uri, content="")
         if output.edit_path:
             file.edit_uri = Path(os.path.relpath(root / output.edit_path, docs_dir)).as_posix()
         if output.src_uri not in GENERATED_NAV_PAGES:
@@ -99,39 +119,49 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    if _build is None or page.file.src_uri not in _build.index_of:
+        return markdown
+    rendered = _build.rendered(page.file.src_uri)
+    assert isinstance(rendered, RenderedPage)
+    page.meta = dict(rendered.meta)
+    _build.fragments[page.file.src_uri] = rendered.fragments
+    return rendered.markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    fragments = _build.fragments.pop(page.file.src_uri, None) if _build is not None else None
+    if fragments is None:
+        return html
+    try:
+        return restore(html, fragments, page.file.src_uri)
+    except RuntimeError as error:
+        raise PluginError(str(error)) from error
+
+
+def on_env(env: object, config: MkDocsConfig, files: Files) -> None:
+    """Every page has been read: the other generated files get their text before MkDocs copies them."""
+    if _build is None:
+        return
+    for src_uri in _build.index_of:
+        if not src_uri.endswith(".md"):
+            text = _build.rendered(src_uri)
+            assert isinstance(text, str)
+            file = files.get_file_from_path(src_uri)
+            if file is not None:
+                file.content_string = text
+
+
 def on_post_build(config: MkDocsConfig) -> None:
-    _close_rendering()
+    _close()
 
 
 def on_build_error(error: Exception) -> None:
-    _close_rendering()
+    _close()
 
 
-def _close_rendering() -> None:
-    global _rendering
-    if _rendering is not None:
-        _rendering.close()
-        _rendering = None
-
-
-class _RenderedFile(File):
-    """A generated file whose text is rendered (maybe in another process) when MkDocs first reads it."""
-
-    _pending: tuple[Renderer, int] | None = None
-    _text: str | bytes | None = None
-
-    def render_with(self, rendering: Renderer, index: int) -> None:
-        self._pending = (rendering, index)
-
-    @property
-    def _content(self) -> str | bytes | None:  # type: ignore[override]
-        if self._pending is not None:
-            rendering, index = self._pending
-            self._pending = None
-            self._text = rendering.get(index)
-        return self._text
-
-    @_content.setter
-    def _content(self, value: str | bytes | None) -> None:
-        self._pending = None
-        self._text = value
+def _close() -> None:
+    global _build
+    if _build is not None:
+        _build.rendering.close()
+        _build = None

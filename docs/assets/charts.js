@@ -1,43 +1,70 @@
 /*
- * Charts: every .or-chart holds a Plotly figure built at build time (data-figure, JSON) and the
- * address of the site's own copy of plotly.min.js (data-plotly). That file is loaded once, and
- * only on a page that has a chart; recipe pages never load it.
+ * Charts: every .or-chart names a figure the build wrote (data-chart="home-cost" is the file
+ * charts/home-cost.json on this site). Figures and the site's own copy of plotly.min.js are
+ * loaded from the site's root (OpenRecipes.siteRoot, from where the scripts were loaded), never
+ * from an address found in the page; a name that is not a plain file name is refused. Plotly is
+ * loaded once, and only on a page that has a chart; recipe pages never load it.
  *
  * The figures carry no theme: colours come from Material's palette (body[data-md-color-scheme],
  * its CSS variables) when a chart is drawn, and charts are redrawn when the reader toggles it.
- * Each point's customdata is its recipe page's address relative to the page: a click opens it
- * (through Material's instant navigation when it is on). Charts are purged when the page is left,
- * follow the width of their container (a ResizeObserver), and never log an error: a chart that
- * cannot be drawn says so in its place.
+ * Each point's customdata is its recipe page's address relative to the site's root: a click
+ * opens it (through Material's instant navigation when it is on). Charts are purged when the
+ * page is left, follow the width of their container (a ResizeObserver), and never log an error:
+ * a chart that cannot be drawn says so in its place.
  */
 (function () {
   "use strict";
 
   const OR = window.OpenRecipes;
+  const CHART_NAME = /^[a-z0-9][a-z0-9._-]{0,200}$/;
+  const PLOTLY = "assets/javascripts/plotly.min.js";
   let loading = null; // the promise of window.Plotly
+  const figures = new Map(); // chart name -> promise of its figure, kept across pages
   let plotlyStyles = []; // Plotly's <style> elements, kept across instant navigation
   let drawn = new Set(); // chart elements of the page shown, to purge when it is left
 
   OR.onPage((doc, signal) => {
     purge();
-    const charts = Array.from(doc.querySelectorAll(".or-chart[data-figure]"));
+    const charts = Array.from(doc.querySelectorAll(".or-chart[data-chart]"));
     if (!charts.length) return;
-    const source = charts[0].getAttribute("data-plotly");
-    if (!source) {
-      charts.forEach((chart) => fail(chart, "the chart library's address is missing"));
-      return;
-    }
-    load(new URL(source, location.href).href)
+    load(OR.siteUrl(PLOTLY).href)
       .then((Plotly) => {
         if (signal.aborted) return;
         keepStyles();
-        for (const chart of charts) draw(Plotly, chart, signal);
+        for (const chart of charts) {
+          figure(chart.getAttribute("data-chart"))
+            .then((data) => {
+              if (!signal.aborted) draw(Plotly, chart, data, signal);
+            })
+            .catch((error) => {
+              if (!signal.aborted) fail(chart, error.message);
+            });
+        }
         watchPalette(Plotly, charts, signal);
       })
       .catch(() => {
         if (!signal.aborted) charts.forEach((chart) => fail(chart, "the chart library could not be loaded"));
       });
   });
+
+  /** The figure the build wrote under `name`, fetched once. */
+  function figure(name) {
+    if (!CHART_NAME.test(name || "")) return Promise.reject(new Error("it names no chart of this site"));
+    if (!figures.has(name)) {
+      const url = OR.siteUrl(`charts/${name}.json`).href;
+      const promise = fetch(url, { credentials: "same-origin" })
+        .then((response) => {
+          if (!response.ok) throw new Error(`its data could not be loaded (${response.status})`);
+          return response.json();
+        })
+        .catch((error) => {
+          figures.delete(name); // try again on the next page
+          throw error instanceof SyntaxError ? new Error("its data is not valid JSON") : error;
+        });
+      figures.set(name, promise);
+    }
+    return figures.get(name);
+  }
 
   function load(src) {
     if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -148,14 +175,8 @@
 
   /* -- drawing --------------------------------------------------------------------------- */
 
-  function draw(Plotly, chart, signal) {
-    let figure;
-    try {
-      figure = JSON.parse(chart.getAttribute("data-figure"));
-    } catch (error) {
-      fail(chart, "its data is not valid JSON");
-      return;
-    }
+  function draw(Plotly, chart, shared, signal) {
+    const figure = structuredClone(shared); // Plotly writes into what it draws; the cache stays clean
     const data = Array.isArray(figure.data) ? figure.data : [];
     // Not Plotly's `responsive` (a window listener, which a resize still in flight when the page is
     // left can add back after purging): a ResizeObserver per chart, disconnected with the page.
@@ -207,8 +228,12 @@
     const point = event && event.points && event.points[0];
     const target = point && point.customdata;
     if (typeof target !== "string" || !target) return;
-    const url = new URL(target, location.href);
-    if (url.origin !== location.origin) return;
+    let url;
+    try {
+      url = OR.siteUrl(target);
+    } catch (error) {
+      return; // only pages of this site
+    }
     // A link click, so Material's instant navigation takes it when it is on.
     const link = OR.h("a", { href: url.href, hidden: true });
     document.body.appendChild(link);

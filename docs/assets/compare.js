@@ -1,7 +1,7 @@
 /*
  * The compare page: two or more recipes side by side. The choice is in the address
  * (compare/?a=<id>&b=<id>&c=<id>...; the first is the baseline) and the data comes from the
- * catalogue's own JSON export (data-api: api/recipes.json, the same records as the CLI).
+ * catalogue's own JSON export (api/recipes.json on this site, the same records as the CLI).
  *
  * Shown: the headline figures with their differences from the baseline, every field of the
  * recipes (flattened to dotted paths: layout.tp, stack.nccl, env.NCCL_DEBUG, ...) with the ones
@@ -19,8 +19,8 @@
   OR.onPage((doc, signal) => {
     const root = doc.querySelector("[data-or-compare]");
     if (!root) return;
-    const api = new URL(root.getAttribute("data-api") || "api/recipes.json", location.href).href;
-    const home = new URL(root.getAttribute("data-home") || "./", location.href).href;
+    const api = OR.siteUrl("api/recipes.json").href;
+    const home = OR.siteRoot.href;
     const app = new Compare(root, home, signal);
     if (!catalogue || catalogue.url !== api) catalogue = { url: api, promise: fetchCatalogue(api) };
     const mine = catalogue;

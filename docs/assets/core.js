@@ -19,6 +19,22 @@
   "use strict";
 
   const OR = (window.OpenRecipes = window.OpenRecipes || {});
+
+  /**
+   * The site's root address, from where this script was loaded (it is assets/core.js). Every
+   * address a script loads data or code from is built on it, never read from the page: content
+   * holds no address a script trusts.
+   */
+  OR.siteRoot = new URL("../", document.currentScript ? document.currentScript.src : location.href);
+
+  /** `path` (relative to the site's root) as an absolute address on this site. */
+  OR.siteUrl = function (path) {
+    const url = new URL(path, OR.siteRoot);
+    if (url.origin !== OR.siteRoot.origin || !url.pathname.startsWith(OR.siteRoot.pathname)) {
+      throw new Error(`not an address of this site: ${path}`);
+    }
+    return url;
+  };
   const initialisers = [];
   const queryListeners = new Set();
   let controller = null;

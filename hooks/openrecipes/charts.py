@@ -1,12 +1,15 @@
 """Plotly figures built at build time, embedded in pages as JSON and drawn by docs/assets/charts.js.
 
 Figures carry no theme: the page's script applies the light or dark colours when it draws, so
-the charts follow Material's palette toggle. A point's `customdata` is its page URL relative to
+the charts follow Material's palette toggle. Each figure is a file of its own under `charts/`,
+which a page names in `data-chart`: the script draws only figures the build wrote, from the site
+itself, whatever an element in the page says. A point's `customdata` is its page URL relative to
 the site root; the script turns a click into navigation.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 
@@ -17,6 +20,17 @@ from . import describe, fmt
 from .catalogue import Entry
 
 UrlOf = Callable[[Entry], str]
+CHARTS_DIR = "charts"
+
+
+def charts_for(entries: Sequence[Entry], url_of: UrlOf) -> dict[str, Callable[[], str]]:
+    """The charts a page of `entries` has, by kind, each a function that builds its figure JSON."""
+    available: dict[str, Callable[[], str]] = {}
+    if any(e.recipe.fields.result.usd_per_million_tokens is not None for e in entries):
+        available["cost"] = functools.partial(cost_throughput, entries, url_of)
+    if entries:
+        available["mfu"] = functools.partial(mfu_by_model, entries, url_of)
+    return available
 
 
 def figure_json(figure: go.Figure) -> str:
@@ -51,11 +65,9 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
     return sorted(front, key=lambda i: points[i][0])
 
 
-def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str | None:
+def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str:
     """$/1M tokens against tokens/s per GPU, one point per priced recipe, with the Pareto frontier."""
     priced = [e for e in entries if e.recipe.fields.result.usd_per_million_tokens is not None]
-    if not priced:
-        return None
     figure = go.Figure()
     for gpu in sorted({_gpu_name(e) for e in priced}):
         group = [e for e in priced if _gpu_name(e) == gpu]
@@ -95,10 +107,8 @@ def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str | None:
     return figure_json(figure)
 
 
-def mfu_by_model(entries: Sequence[Entry], url_of: UrlOf) -> str | None:
+def mfu_by_model(entries: Sequence[Entry], url_of: UrlOf) -> str:
     """One bar per recipe, grouped by model: MFU as a percent."""
-    if not entries:
-        return None
     figure = go.Figure()
     for model in sorted({e.recipe.fields.model for e in entries}):
         group = sorted(

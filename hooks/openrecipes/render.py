@@ -1,23 +1,47 @@
-"""Page bodies from templates: Markdown with raw HTML where Markdown cannot say it.
+"""Page bodies from templates: a Markdown skeleton of our own, with every value kept out of it.
 
-Recipe values are never template source. Every `{{ expression }}` is encoded as inline text by
-the environment's `finalize` unless a filter already produced trusted markup, so a template that
-forgets a filter still shows text, never markup.
+Templates are ours; values are not (recipes and reference data come by pull request). Values are
+never template source, and every `{{ expression }}` that is not already trusted markup becomes a
+fragment (see `fragments.py`): escaped HTML that MkDocs' Markdown never reads, put back after
+conversion. Filters choose how a value is rendered (`code`, `markdown`, `attr` for raw HTML
+attributes); a template that forgets a filter still shows text, never markup.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import yaml
 from markupsafe import Markup
 
 from . import describe, fmt
-from .markup import code_block, html_text, inline_text, markdown_html
+from .fragments import FragmentError, collecting, fragment, holds_token, restore
+from .markup import code_block, html_text, markdown_html, markdown_inline_html
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+_FRONT_MATTER = "---\n"
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """A generated page: its front matter, its Markdown skeleton and the HTML its tokens stand for."""
+
+    meta: Mapping[str, Any]
+    markdown: str
+    fragments: tuple[str, ...]
+
+    def inline_markdown(self) -> str:
+        """The page as one Markdown file with the fragments written in place, as a hand-written
+        page holding the same HTML would be. Only for the benchmark's plain site: Markdown would
+        read the fragments again, which is exactly what the catalogue never lets it do."""
+        front = yaml.safe_dump(dict(self.meta), allow_unicode=True, sort_keys=False) if self.meta else ""
+        body = restore(self.markdown, self.fragments)
+        return f"{_FRONT_MATTER}{front}{_FRONT_MATTER}{body}" if front else body
 
 
 def _finalize(value: Any) -> Any:
@@ -25,12 +49,18 @@ def _finalize(value: Any) -> Any:
         return value
     if value is None:
         return ""
-    return inline_text(value)
+    return fragment(html_text(value))
 
 
 def _trusted(function: Any) -> Any:
-    """Our number formatting cannot produce markup; mark it so `finalize` leaves it readable."""
+    """Our number formatting cannot produce markup; mark it so `finalize` leaves it in the skeleton."""
     return lambda *args, **kwargs: Markup(function(*args, **kwargs))
+
+
+def _heading(value: Any, level: int = 1, anchor: str | None = None) -> Markup:
+    """A heading holding a value: HTML in a fragment, so it stays out of the table of contents."""
+    ident = f' id="{html_text(anchor)}"' if anchor else ""
+    return fragment(f"<h{level}{ident}>{html_text(value)}</h{level}>")
 
 
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
@@ -45,9 +75,12 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters.update(
-        attr=html_text,
-        code=code_block,
-        markdown=markdown_html,
+        attr=lambda value: fragment(html_text(value)),
+        code=lambda text, language="bash": fragment(code_block(text, language)),
+        markdown=lambda text: fragment(markdown_html(text)),
+        inline_markdown=lambda text: fragment(markdown_inline_html(text)),
+        code_text=lambda text: fragment(f"<code>{html_text(text)}</code>"),
+        heading=_heading,
         json_string=lambda value: Markup(json.dumps(str(value))),
         number=_trusted(fmt.number),
         usd=_trusted(fmt.usd),
@@ -58,5 +91,15 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     return env
 
 
-def render(env: jinja2.Environment, template: str, **context: Any) -> str:
-    return env.get_template(template).render(**context)
+def render(env: jinja2.Environment, template: str, **context: Any) -> RenderedPage:
+    """Render a page template: front matter (YAML between `---` lines), skeleton and fragments."""
+    with collecting() as fragments:
+        text = env.get_template(template).render(**context)
+    meta: Mapping[str, Any] = {}
+    if text.startswith(_FRONT_MATTER):
+        end = text.index("\n" + _FRONT_MATTER, len(_FRONT_MATTER) - 1)
+        meta = yaml.load(text[len(_FRONT_MATTER) : end + 1], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        text = text[end + 1 + len(_FRONT_MATTER) :]
+    if holds_token(json.dumps(meta, default=str)):
+        raise FragmentError(f"{template}: a value reached the front matter without the json_string filter")
+    return RenderedPage(meta or {}, text, tuple(fragments.html))

@@ -24,6 +24,7 @@ from pathlib import Path
 from . import fmt
 from .catalogue import slug
 from .reference import Reference, load_reference
+from .render import RenderedPage
 from .site import plan_site
 from .synthetic import recipe_data, yaml_text
 
@@ -143,8 +144,10 @@ def _plain_copy(project: Path, plain: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         if output.copy_of is not None:
             shutil.copyfile(output.copy_of, target)
-        else:
-            target.write_text(output.text(), encoding="utf-8")
+        elif output.render is not None:
+            rendered = output.render()
+            text = rendered.inline_markdown() if isinstance(rendered, RenderedPage) else rendered
+            target.write_text(text, encoding="utf-8")
 
 
 def _validate_seconds(project: Path) -> float:

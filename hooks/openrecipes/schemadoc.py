@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from markupsafe import Markup
 
 from .schema import resolve
 
@@ -20,7 +23,8 @@ class FieldDoc:
 
 @dataclass(frozen=True)
 class Section:
-    path: str
+    path: Markup
+    """`recipe.gpu`: a heading in the page's table of contents, so text of ours, checked to be plain."""
     description: str
     fields: tuple[FieldDoc, ...]
 
@@ -47,7 +51,9 @@ def _sections(root: Mapping[str, Any], node: Mapping[str, Any], path: str) -> It
         for pattern, child in node["patternProperties"].items():
             child = resolve(child, root)
             fields.append(FieldDoc(f"names matching {pattern}", _type(root, child), False, "", _rules(child)))
-    yield Section(path, node.get("description", ""), tuple(fields))
+    if not re.fullmatch(r"[a-z_][a-z0-9_.\[\]]*", path):
+        raise ValueError(f"schema path {path!r} is not a plain field path")
+    yield Section(Markup(path), node.get("description", ""), tuple(fields))
     for child, child_path in children:
         yield from _sections(root, child, child_path)
 

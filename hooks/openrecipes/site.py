@@ -25,7 +25,7 @@ from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLE
 from .feed import atom_feed
 from .problems import Problem, sorted_problems
 from .reference import Reference
-from .render import environment, render
+from .render import RenderedPage, environment, render
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .schemadoc import schema_sections
 from .urls import page_url, relative_url
@@ -60,14 +60,15 @@ ALTERNATIVES = 10
 
 @dataclass(frozen=True)
 class Output:
-    """One generated file in the docs tree: its text, made by `render` when asked, or a file to copy.
+    """One generated file in the docs tree: made by `render` when asked, or a file to copy.
 
-    Rendering is deferred so that the MkDocs hook can render pages in a second process while
-    MkDocs converts the ones already done.
+    A page (`.md`) renders to a `RenderedPage`, any other file to its text. Rendering is deferred
+    so that the MkDocs hook can render pages in a second process while MkDocs converts the ones
+    already done.
     """
 
     src_uri: str
-    render: Callable[[], str] | None = None
+    render: Callable[[], RenderedPage | str] | None = None
     copy_of: Path | None = None
     """Copy this file byte for byte instead of rendering."""
     edit_path: str | None = None
@@ -75,12 +76,13 @@ class Output:
     origin: str | None = None
     """The recipe file this output comes from, for error messages."""
 
-    def text(self) -> str:
-        return self.render() if self.render is not None else ""
+
+def _fixed(value: RenderedPage | str) -> Callable[[], RenderedPage | str]:
+    return functools.partial(_same, value)
 
 
-def _fixed(text: str) -> Callable[[], str]:
-    return functools.partial(str, text)
+def _same(value: RenderedPage | str) -> RenderedPage | str:
+    return value
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,9 @@ class _Site:
 
     def recipe_url_from(self, from_src: str) -> Callable[[Entry], str]:
         return lambda entry: str(self.link(from_src, recipe_page_src(entry)))
+
+    def recipe_url_from_root(self, entry: Entry) -> str:
+        return self.url(recipe_page_src(entry))
 
     def rows(self, from_src: str, entries: Sequence[Entry]) -> list[dict[str, Any]]:
         url_of = self.recipe_url_from(from_src)
@@ -193,7 +198,6 @@ def _recipe_outputs(site: _Site) -> list[Output]:
     for entry in site.entries:
         recipe = entry.recipe
         src = recipe_page_src(entry)
-        name = recipe.id.rsplit("/", 1)[1]
         env_script = describe.env_script(recipe)
         alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
         model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
@@ -206,16 +210,17 @@ def _recipe_outputs(site: _Site) -> list[Output]:
             title=describe.title(recipe),
             env_script=env_script,
             files={
-                "yaml": Markup(f"{name}{RECIPE_SUFFIX}"),
-                "launch": Markup(f"{name}/launch.sh"),
-                "env": Markup(f"{name}/env.sh"),
+                "yaml": site.link(src, f"recipes/{recipe.id}{RECIPE_SUFFIX}"),
+                "launch": site.link(src, f"recipes/{recipe.id}/launch.sh"),
+                "env": site.link(src, f"recipes/{recipe.id}/env.sh"),
+                # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
                 "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
             },
             # The cheapest few: a page listing every alternative would grow with the catalogue.
             alternatives=functools.partial(site.rows, src, alternatives[:ALTERNATIVES]),
             more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
             model_page=site.link(src, model_page),
-            compare_url=Markup(f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}"),
+            compare_url=f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}",
         )
         outputs += [
             Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
@@ -232,13 +237,14 @@ def _newest_first(entries: Sequence[Entry]) -> list[Entry]:
 
 
 def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:
+    home_charts, chart_outputs = _charts(site, "home", site.entries)
     home = site.page(
         HOME_PAGE,
         "home.md.j2",
         rows=functools.partial(site.rows, HOME_PAGE, site.entries),
         recent=functools.partial(site.rows, HOME_PAGE, _newest_first(site.entries)[:RECENT]),
         problems=problems,
-        charts=functools.partial(_charts, site.entries, site.recipe_url_from(HOME_PAGE)),
+        charts=home_charts,
     )
     methodology = site.page(
         METHODOLOGY_PAGE,
@@ -256,11 +262,20 @@ def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:
         Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml"),
         Output(COMPARE_PAGE, render=compare),
         Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
+        *chart_outputs,
     ]
 
 
-def _charts(entries: Sequence[Entry], url_of: Callable[[Entry], str]) -> dict[str, str | None]:
-    return {"cost": charts.cost_throughput(entries, url_of), "mfu": charts.mfu_by_model(entries, url_of)}
+def _charts(site: _Site, stem: str, entries: Sequence[Entry]) -> tuple[dict[str, Markup], list[Output]]:
+    """The charts of one page: their names for the template, and their figure files."""
+    names: dict[str, Markup] = {}
+    outputs = []
+    url_of = site.recipe_url_from_root
+    for kind, build in charts.charts_for(entries, url_of).items():
+        name = f"{stem}-{kind}"
+        names[kind] = Markup(name)
+        outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build))
+    return names, outputs
 
 
 def _group_outputs(site: _Site) -> list[Output]:
@@ -281,6 +296,7 @@ def _group_outputs(site: _Site) -> list[Output]:
             src = f"{folder}/{group_slug}.md"
             members = groups[group_slug]
             gpu = site.reference.gpus.get(names[group_slug]) if kind == "gpu" else None
+            group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members)
             page = site.page(
                 src,
                 "group.md.j2",
@@ -289,9 +305,9 @@ def _group_outputs(site: _Site) -> list[Output]:
                 gpu=gpu,
                 model=site.reference.model(names[group_slug]) if kind == "model" else None,
                 rows=functools.partial(site.rows, src, members),
-                charts=functools.partial(_charts, members, site.recipe_url_from(src)),
+                charts=group_charts,
             )
-            outputs.append(Output(src, render=page))
+            outputs += [Output(src, render=page), *chart_outputs]
             summaries.append({"name": names[group_slug], "url": site.link(index_src, src), "entries": members})
         outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
     return outputs

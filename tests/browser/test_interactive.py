@@ -40,6 +40,27 @@ def row_ids(page: Any) -> list[str]:
     )
 
 
+def wait_for_rows(page: Any, expected: list[str]) -> None:
+    """After back or forward, Material may swap in the page it fetched again before the page's
+    scripts have run on it: wait until the table shows `expected`, then it is settled."""
+    page.wait_for_function(
+        "ids => JSON.stringify([...document.querySelectorAll('[data-or-catalogue] tbody tr[data-recipe]')]"
+        ".filter(r => !r.hidden).map(r => r.dataset.recipe)) === JSON.stringify(ids)",
+        arg=expected,
+    )
+
+
+def wait_for_text(page: Any, selector: str, expected: str) -> None:
+    """Like `wait_for_rows`, for the text of the first element `selector` finds."""
+    page.wait_for_function(
+        "([selector, text]) => (document.querySelector(selector) || {}).textContent === text", arg=[selector, expected]
+    )
+
+
+def wait_for_count(page: Any, expected: str) -> None:
+    wait_for_text(page, "[data-or-count]", expected)
+
+
 def usd_cells(page: Any) -> dict[str, str]:
     return page.eval_on_selector_all(
         "[data-or-catalogue] tbody tr[data-recipe]",
@@ -134,19 +155,19 @@ def test_filters_search_and_count_live_in_the_address(page: Any, site: Site, wat
     loads = home_loads()
     page.go_back()  # before sorting
     page.wait_for_function("() => !new URL(location.href).searchParams.has('sort')")
+    wait_for_rows(page, ["llama-3.1-70b/h100/big"])
     assert page.get_attribute('th[data-key="mfu"]', "aria-sort") is None
-    assert row_ids(page) == ["llama-3.1-70b/h100/big"]
     page.go_back()  # before the search
     page.wait_for_function("() => !new URL(location.href).searchParams.has('search')")
+    wait_for_count(page, "3 of 7 recipes")
     assert page.input_value("[data-or-search]") == ""
-    assert page.text_content("[data-or-count]") == "3 of 7 recipes"
     page.go_back()  # before the status
     page.wait_for_function("() => !new URL(location.href).searchParams.has('status')")
-    assert row_ids(page) == [r for r in DEFAULT_ORDER if "/h100/" in r]
+    wait_for_rows(page, [r for r in DEFAULT_ORDER if "/h100/" in r])
     assert page.input_value('select[data-or-filter="status"]') == ""
     page.go_forward()
     page.wait_for_function("() => new URL(location.href).searchParams.get('status') === 'verified'")
-    assert page.text_content("[data-or-count]") == "3 of 7 recipes"
+    wait_for_count(page, "3 of 7 recipes")
     assert page.input_value('select[data-or-filter="status"]') == "verified"
     # Back and forward within the page re-read the address. Material's instant navigation fetches
     # the page once, the first time, as it has not seen its path since the full load; no more.
@@ -161,8 +182,8 @@ def test_filters_search_and_count_live_in_the_address(page: Any, site: Site, wat
     page.go_forward()
     page.wait_for_function("() => new URL(location.href).searchParams.has('sort')")
     page.wait_for_selector('th[data-key="mfu"][aria-sort="ascending"]')
+    wait_for_rows(page, ["llama-3.1-70b/h100/big"])
     assert page.input_value("[data-or-search]") == "70B pp8"
-    assert row_ids(page) == ["llama-3.1-70b/h100/big"]
 
     page.click("[data-or-clear]")  # the filters go, the sorting stays
     assert query(page) == {"sort": ["mfu"], "dir": ["asc"]}
@@ -262,7 +283,7 @@ def test_recipe_page_price_suggests_its_gpu_and_recomputes_figure_and_run_cost(p
 
     page.go_back()  # to the typed price
     page.wait_for_function("() => !new URL(location.href).searchParams.has('instance')")
-    assert page.text_content(figure) == "$0.58"
+    wait_for_text(page, figure, "$0.58")
 
     page.fill("[data-or-price-input]", "")
     assert page.text_content(figure) == "$1.84"
@@ -311,6 +332,7 @@ def test_charts_draw_on_a_full_load_and_after_instant_navigation(page: Any, site
     page.wait_for_function(
         "() => document.querySelectorAll('.or-chart.js-plotly-plot .scatterlayer .point').length === 6"
     )  # every priced recipe on the home page's cost chart
+    page.wait_for_function(charts_drawn())
     assert page.locator(".or-chart.js-plotly-plot").count() == 2
     assert page.locator(".or-chart.js-plotly-plot .barlayer .point").count() == 7  # MFU, every recipe
 
@@ -494,7 +516,7 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     assert query(page) == {"a": ["llama-3.1-70b/b200/onprem"], "b": ["llama-3.1-8b/h100/cheap"]}
     page.go_back()
     page.wait_for_function("() => new URL(location.href).searchParams.has('c')")
-    assert page.locator("[data-or-compare-figures] thead th").count() == 4
+    page.wait_for_function("() => document.querySelectorAll('[data-or-compare-figures] thead th').length === 4")
 
 
 def test_compare_with_unknown_ids_says_so(page: Any, site: Site) -> None:
