@@ -197,3 +197,21 @@ def test_the_seed_recipe_in_the_repository_is_the_shared_seed_byte_for_byte() ->
     for source in sources:
         text = source.read_bytes()
         assert text[text.index(b"# recipes/qwen3.8-27b/") :] == raw
+
+
+def test_every_page_carries_the_content_security_policy_first_and_no_inline_script(seed_site: BuildResult) -> None:
+    pages = sorted(seed_site.site.rglob("*.html"))
+    assert len(pages) > 8
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        elements = parse(html).elements
+        head = [(tag, attrs) for tag, attrs in elements if tag in ("meta", "script", "link")]
+        tag, attrs = head[0]
+        assert (tag, attrs.get("http-equiv")) == ("meta", "Content-Security-Policy"), page
+        policy = dict(part.strip().split(" ", 1) for part in attrs["content"].split(";"))
+        assert policy["script-src"] == "'self'"
+        assert policy["default-src"] == "'self'" and policy["object-src"] == "'none'"
+        for tag, attrs in elements:
+            if tag == "script":
+                # Data blocks (the theme's configuration) do not run; every script that runs is a file.
+                assert attrs.get("src") or attrs.get("type") == "application/json", (page, attrs)

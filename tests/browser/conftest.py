@@ -11,6 +11,7 @@ these happened.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -100,36 +101,49 @@ class Site:
         return self.url + path
 
 
+@contextlib.contextmanager
+def serving(site_dir: Path) -> Iterator[str]:
+    """`site_dir` served on 127.0.0.1 while the block runs; yields its address."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def project_served_at(project: Project, url_of_site: str) -> None:
+    """Point the project's site_url at the local server (instant navigation needs it)."""
+    config = project.root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "\nsite_url: " in text
+    config.write_text(
+        "\n".join(f"site_url: {url_of_site}" if line.startswith("site_url: ") else line for line in text.split("\n")),
+        encoding="utf-8",
+    )
+
+
 @pytest.fixture(scope="session")
 def site(chromium_available: None, tmp_path_factory: pytest.TempPathFactory, reference: Reference) -> Iterator[Site]:
     """The test catalogue, built with site_url on the local server (instant navigation needs it)."""
     base = tmp_path_factory.mktemp("browser")
     site_dir = base / "site"
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site_dir)))
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
-    project = Project(copy_project(base / "project"), reference)
-    config = project.root / "mkdocs.yml"
-    text = config.read_text(encoding="utf-8")
-    assert "\nsite_url: " in text
-    config.write_text(
-        "\n".join(f"site_url: {url}" if line.startswith("site_url: ") else line for line in text.split("\n")),
-        encoding="utf-8",
-    )
-    recipes: dict[str, dict[str, Any]] = {}
-    project.add_seed()
-    for recipe_id, parameters in RECIPES.items():
-        recipes[recipe_id] = project.add_synthetic(recipe_id, **parameters)
-    result = project.build()
-    assert result.ok, result.log
-    shutil.move(result.site, site_dir)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    site_dir.mkdir()
+    with serving(site_dir) as url:
+        project = Project(copy_project(base / "project"), reference)
+        project_served_at(project, url)
+        recipes: dict[str, dict[str, Any]] = {}
+        project.add_seed()
+        for recipe_id, parameters in RECIPES.items():
+            recipes[recipe_id] = project.add_synthetic(recipe_id, **parameters)
+        result = project.build()
+        assert result.ok, result.log
+        shutil.rmtree(site_dir)
+        shutil.move(result.site, site_dir)
         yield Site(site_dir, url, recipes)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @dataclass
@@ -169,10 +183,11 @@ def watch() -> Watch:
     return Watch()
 
 
-@pytest.fixture
-def page(browser_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
-    """A fresh tab; the test fails on any console error, page error or request off 127.0.0.1."""
-    local = urlsplit(site.url).netloc
+@contextlib.contextmanager
+def watched_tab(browser_context: Any, site_url: str, watch: Watch) -> Iterator[Any]:
+    """A fresh tab that records console errors, page errors, dialogs and every request, and aborts
+    any request to a host other than `site_url`'s; it fails the test on any of them when closed."""
+    local = urlsplit(site_url).netloc
 
     def route(route: Any) -> None:
         url = route.request.url
@@ -182,10 +197,15 @@ def page(browser_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
             watch.foreign.append(url)
             route.abort()
 
+    def dialog(dialog: Any) -> None:
+        watch.errors.append(f"dialog: {dialog.type} {dialog.message!r}")
+        dialog.dismiss()
+
     tab = browser_context.new_page()
     tab.route("**/*", route)
     tab.on("console", lambda message: message.type == "error" and watch.errors.append(f"console: {message.text}"))
     tab.on("pageerror", lambda error: watch.errors.append(f"page error: {error}"))
+    tab.on("dialog", dialog)
     tab.on("request", lambda request: watch.requests.append(request.url))
     tab.on(
         "requestfailed",
@@ -198,5 +218,13 @@ def page(browser_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
     # Let late errors (a chart drawing after the test's last step) surface before judging.
     tab.wait_for_timeout(100)
     tab.close()
-    assert watch.foreign == [], f"requests left 127.0.0.1: {watch.foreign}"
+    assert watch.foreign == [], f"requests left the test server: {watch.foreign}"
     assert watch.errors == [], "\n".join(watch.errors)
+
+
+@pytest.fixture
+def page(browser_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
+    """A fresh tab on the test catalogue; the test fails on any console error, page error, dialog or
+    request that leaves the test server."""
+    with watched_tab(browser_context, site.url, watch) as tab:
+        yield tab
