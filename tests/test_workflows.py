@@ -1,5 +1,6 @@
-"""The GitHub workflows: they pass actionlint (with ShellCheck on every script), and pull requests from
-forks can never reach a write permission with their own code."""
+"""The GitHub workflows and their scripts: they pass actionlint and ShellCheck, pull requests from forks
+can never reach a write permission with their own code, and the scripts that publish previews, run
+here against a scratch git remote, publish a pull request's data with main's code and nothing else."""
 
 from __future__ import annotations
 
@@ -8,22 +9,36 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, build_site, copy_project
+
+from openrecipes.reference import Reference
+from openrecipes.synthetic import recipe_data, yaml_text
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
+SCRIPTS = REPO / ".github" / "scripts"
 BIN = Path(sys.executable).parent
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
+DEFAULT_BRANCH = "${{ github.event.repository.default_branch }}"
+# Events whose own commit is main's (or a maintainer's choice): a checkout without `ref` is trusted.
+TRUSTED_EVENTS = {"push", "workflow_dispatch"}
+COMMAND = r"(^|[;|&(]|\bthen|\bdo|\belse|\$\()\s*"
 # Commands (at the start of a command) that would run code from the checkout or the artifact,
 # instead of only copying files.
 RUNS_CODE = re.compile(
-    r"(^|[;|&(]|\bthen|\bdo|\belse|\$\()\s*"
-    r"(\./|\.\s|source\b|bash\b|sh\b|python3?\b|pip3?\b|openrecipes\b|mkdocs\b|make\b|npm\b|npx\b|node\b|xargs\b)"
+    COMMAND
+    + r"(\./|\.\s|source\b|bash\b|sh\b|python3?\b|pip3?\b|openrecipes\b|mkdocs\b|make\b|npm\b|npx\b|node\b|xargs\b)"
 )
+# A command that is a path: runs whatever file is there.
+RUNS_A_FILE = re.compile(COMMAND + r"(\"?(\$\{?\w+\}?)?[\w.-]*/[^\s;|&)]*)")
+# The only files a job that can write may run: main's own scripts, from a checkout of main.
+MAIN_SCRIPT = re.compile(r"\.github/scripts/[a-z0-9-]+\.sh")
+PAGES_WRITERS = re.compile(r"\.github/scripts/(pages-publish|pages-remove|preview-publish)\.sh")
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -50,17 +65,29 @@ def writes(granted: dict[str, str] | str | None) -> bool:
     return any(level == "write" for level in granted.values())
 
 
-def test_the_three_workflows_exist() -> None:
-    assert {path.name for path in WORKFLOWS} == {"pull-request.yml", "pr-preview.yml", "deploy.yml"}
+def all_jobs() -> Iterator[tuple[str, dict[str, Any], str, dict[str, Any]]]:
+    for name, workflow in by_name().items():
+        for job_name, job in workflow["jobs"].items():
+            yield name, workflow, job_name, job
+
+
+def run_text(job: dict[str, Any]) -> str:
+    return "\n".join(step.get("run", "") for step in job.get("steps", []))
+
+
+def test_the_four_workflows_exist() -> None:
+    assert {path.name for path in WORKFLOWS} == {"pull-request.yml", "pr-preview.yml", "pr-closed.yml", "deploy.yml"}
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    assert found, f"{name} is missing: it comes with the test extra (./dev test installs it)"
+    return found
 
 
 def test_actionlint_passes_with_shellcheck() -> None:
-    actionlint = shutil.which("actionlint", path=str(BIN)) or shutil.which("actionlint")
-    assert actionlint, "actionlint is missing: it comes with the test extra (./dev test installs it)"
-    shellcheck = shutil.which("shellcheck", path=str(BIN)) or shutil.which("shellcheck")
-    assert shellcheck, "shellcheck is missing: it comes with the test extra (./dev test installs it)"
     done = subprocess.run(
-        [actionlint, "-no-color", "-shellcheck", shellcheck, *map(str, WORKFLOWS)],
+        [tool("actionlint"), "-no-color", "-shellcheck", tool("shellcheck"), *map(str, WORKFLOWS)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -70,12 +97,26 @@ def test_actionlint_passes_with_shellcheck() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_scripts_pass_shellcheck_and_stop_at_the_first_error() -> None:
+    scripts = sorted(SCRIPTS.glob("*.sh"))
+    assert scripts
+    done = subprocess.run(
+        [tool("shellcheck"), "-x", *map(str, scripts)], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for script in scripts:
+        text = script.read_text(encoding="utf-8")
+        assert text.startswith("#!/usr/bin/env bash\n"), script.name
+        assert "\nset -euo pipefail\n" in text, script.name
+        # pages-lib.sh is sourced, every other script is run.
+        assert bool(script.stat().st_mode & 0o100) == (script.name != "pages-lib.sh"), script.name
+
+
 def test_every_action_is_pinned_to_a_commit() -> None:
-    for name, workflow in by_name().items():
-        for job_name, job in workflow["jobs"].items():
-            for step in job.get("steps", []):
-                if "uses" in step:
-                    assert PINNED.match(step["uses"]), f"{name}: {job_name}: {step['uses']} is not pinned to a commit"
+    for name, _, job_name, job in all_jobs():
+        for step in job.get("steps", []):
+            if "uses" in step:
+                assert PINNED.match(step["uses"]), f"{name}: {job_name}: {step['uses']} is not pinned to a commit"
 
 
 def test_the_pull_request_workflow_cannot_write() -> None:
@@ -89,10 +130,37 @@ def test_the_pull_request_workflow_cannot_write() -> None:
                 assert step["with"]["persist-credentials"] is False
 
 
-def test_no_workflow_runs_on_pull_request_target() -> None:
+def test_only_the_closing_workflow_runs_on_pull_request_target_and_it_never_checks_out_the_pull_request() -> None:
     # pull_request_target runs with write permissions on the base repository's behalf.
-    for name, workflow in by_name().items():
-        assert "pull_request_target" not in workflow["on"], name
+    workflows = by_name()
+    assert [name for name, workflow in workflows.items() if "pull_request_target" in workflow["on"]] == [
+        "pr-closed.yml"
+    ]
+    closing = workflows["pr-closed.yml"]
+    assert closing["on"] == {"pull_request_target": {"types": ["closed"]}}
+    text = (REPO / ".github" / "workflows" / "pr-closed.yml").read_text(encoding="utf-8")
+    for head in ("pull_request.head", "head_ref", "refs/pull", "merge_commit_sha", "github.sha"):
+        assert head not in text
+    refs = [
+        step["with"].get("ref")
+        for job in closing["jobs"].values()
+        for step in job["steps"]
+        if step.get("uses", "").startswith("actions/checkout@")
+    ]
+    assert refs == [DEFAULT_BRANCH, "gh-pages"]
+
+
+def checkout_kind(workflow: dict[str, Any], step: dict[str, Any]) -> str:
+    """'main' (main's code), 'pages' (the published files, as data) or what else it checks out."""
+    options = step.get("with", {})
+    ref = options.get("ref")
+    if "repository" in options:
+        return f"another repository ({options['repository']})"
+    if ref == "gh-pages":
+        return "pages"
+    if ref == DEFAULT_BRANCH or (ref is None and set(workflow["on"]) <= TRUSTED_EVENTS):
+        return "main"
+    return f"ref {ref}" if ref else "the event's commit"
 
 
 def unsafe_writers(workflows: dict[str, dict[str, Any]]) -> tuple[int, list[str]]:
@@ -106,73 +174,698 @@ def unsafe_writers(workflows: dict[str, dict[str, Any]]) -> tuple[int, list[str]
             where = f"{name}: {job_name}"
             if "uses" in job:
                 found.append(f"{where} calls another workflow")
+            kinds = []
             for step in job.get("steps", []):
                 uses = step.get("uses", "")
                 if uses.startswith("actions/checkout@"):
-                    found.append(f"{where} checks out code")
+                    kind = checkout_kind(workflow, step)
+                    kinds.append(kind)
+                    if kind not in ("main", "pages"):
+                        found.append(f"{where} checks out code: {kind}")
+                    if step.get("with", {}).get("persist-credentials") is not False:
+                        found.append(f"{where} leaves its token in a checkout")
                 if uses.startswith("./"):
                     found.append(f"{where} runs a local action")
+            # Main's scripts, only where main (and nothing else) is checked out.
+            may_run_scripts = kinds and all(kind == "main" for kind in kinds)
+            for step in job.get("steps", []):
                 for line in step.get("run", "").splitlines():
-                    if RUNS_CODE.search(line.split("#", 1)[0]):
+                    command = line.split("#", 1)[0]
+                    if RUNS_CODE.search(command):
                         found.append(f"{where} may run code: {line.strip()}")
+                    for match in RUNS_A_FILE.finditer(command):
+                        path = match.group(2).strip('"')
+                        if not (may_run_scripts and MAIN_SCRIPT.fullmatch(path)):
+                            found.append(f"{where} runs {path}")
     return writers, found
 
 
 def test_jobs_that_can_write_never_check_out_or_run_code() -> None:
     writers, found = unsafe_writers(by_name())
     assert found == []
-    assert writers == 2  # the preview and the deploy
+    # deploy.yml, pr-preview.yml and pr-closed.yml each write the branch and deploy it; pr-preview.yml
+    # also comments.
+    assert writers == 7
 
 
 def test_the_write_check_catches_a_checkout_and_a_build() -> None:
+    checkout = "actions/checkout@" + "0" * 40
     unsafe = {
         "x.yml": {
             "on": {"workflow_run": {}},
             "jobs": {
                 "publish": {
                     "permissions": {"contents": "write"},
-                    "steps": [{"uses": "actions/checkout@" + "0" * 40}, {"run": "pip install -e .\n  ./dev build"}],
+                    "steps": [{"uses": checkout}, {"run": "pip install -e .\n  ./dev build"}],
                 },
                 "defaults": {"steps": [{"run": "make"}]},  # no permissions key: the default may write
+                "head": {
+                    "permissions": {"contents": "write"},
+                    "steps": [
+                        {
+                            "uses": checkout,
+                            "with": {
+                                "ref": "${{ github.event.workflow_run.head_sha }}",
+                                "persist-credentials": False,
+                            },
+                        },
+                        {"run": ".github/scripts/pages-publish.sh root site"},
+                    ],
+                },
+                "artifact": {
+                    "permissions": {"pull-requests": "write"},
+                    "steps": [
+                        {"uses": checkout, "with": {"ref": DEFAULT_BRANCH, "persist-credentials": False}},
+                        {"run": 'x=1; "$RUNNER_TEMP/preview/run.sh" && cd "$RUNNER_TEMP"'},
+                    ],
+                },
+                "pages": {
+                    "permissions": {"pages": "write"},
+                    "steps": [
+                        {"uses": checkout, "with": {"ref": "gh-pages", "persist-credentials": False}},
+                        {"run": ".github/scripts/pages-publish.sh root ."},
+                    ],
+                },
+                "safe": {
+                    "permissions": {"contents": "write"},
+                    "steps": [
+                        {"uses": checkout, "with": {"ref": DEFAULT_BRANCH, "persist-credentials": False}},
+                        {"run": '.github/scripts/pages-remove.sh "$NUMBER" >> "$GITHUB_OUTPUT"'},
+                    ],
+                },
             },
         }
     }
     assert unsafe_writers(unsafe) == (
-        2,
+        6,
         [
-            "x.yml: publish checks out code",
+            "x.yml: publish checks out code: the event's commit",
+            "x.yml: publish leaves its token in a checkout",
             "x.yml: publish may run code: pip install -e .",
             "x.yml: publish may run code: ./dev build",
+            "x.yml: publish runs ./dev",
             "x.yml: defaults may run code: make",
+            "x.yml: head checks out code: ref ${{ github.event.workflow_run.head_sha }}",
+            "x.yml: head runs .github/scripts/pages-publish.sh",
+            "x.yml: artifact runs $RUNNER_TEMP/preview/run.sh",
+            "x.yml: pages runs .github/scripts/pages-publish.sh",
         ],
     )
 
 
-def test_the_preview_publishes_only_after_a_successful_pull_request_run() -> None:
+def test_jobs_that_read_pull_requests_after_the_fact_check_out_only_main_or_the_published_files() -> None:
+    # workflow_run and pull_request_target run in main's context: whatever they check out by
+    # default, and whatever they cache, is main's.
+    for name, workflow, job_name, job in all_jobs():
+        if not {"workflow_run", "pull_request_target"} & set(workflow["on"]):
+            continue
+        for step in job["steps"]:
+            uses = step.get("uses", "")
+            if uses.startswith("actions/checkout@"):
+                assert checkout_kind(workflow, step) in ("main", "pages"), (name, job_name, step)
+                assert step["with"]["persist-credentials"] is False, (name, job_name)
+            # Main's jobs would restore a cache saved by a job that read a pull request's files.
+            assert not uses.startswith("actions/cache"), (name, job_name)
+            assert "cache" not in step.get("with", {}), (name, job_name, step)
+
+
+def test_the_preview_builds_only_after_a_successful_pull_request_run() -> None:
     workflows = by_name()
     preview = workflows["pr-preview.yml"]
     assert preview["on"] == {
         "workflow_run": {"workflows": [workflows["pull-request.yml"]["name"]], "types": ["completed"]}
     }
     assert preview["permissions"] == {}
-    job = preview["jobs"]["publish"]
-    assert "workflow_run.event == 'pull_request'" in job["if"]
-    assert "workflow_run.conclusion == 'success'" in job["if"]
-    script = "\n".join(step.get("run", "") for step in job["steps"])
-    # The untrusted number and ids are checked before use.
-    assert "^[1-9][0-9]{0,8}$" in script
-    assert "^[A-Za-z0-9._/-]+$" in script
-    assert '"open $HEAD_SHA"' in script
+    build = preview["jobs"]["build"]
+    assert "workflow_run.event == 'pull_request'" in build["if"]
+    assert "workflow_run.conclusion == 'success'" in build["if"]
+    # The job that reads the pull request's files cannot write.
+    assert not writes(permissions(preview, build))
+    # Nothing of the pull request's own run is read: its artifacts are for people to download.
+    for job in preview["jobs"].values():
+        for step in job["steps"]:
+            assert "run-id" not in step.get("with", {}), step
+    # The untrusted number, commit and ids are checked before use.
+    scripts = {path.name: path.read_text(encoding="utf-8") for path in SCRIPTS.glob("*.sh")}
+    for script in ("preview-pr.sh", "preview-prepare.sh", "preview-publish.sh", "pages-remove.sh"):
+        assert "^[1-9][0-9]{0,8}$" in scripts[script], script
+    assert "^[A-Za-z0-9._/-]+$" in scripts["preview-comment.sh"]
+    assert '"open $head_sha"' in scripts["preview-publish.sh"]
     # Expressions are never pasted into scripts, where an artifact's text could become a command.
-    for workflow in workflows.values():
-        for job in workflow["jobs"].values():
-            for step in job.get("steps", []):
-                assert "${{" not in step.get("run", ""), step
+    for _, _, _, job in all_jobs():
+        for step in job.get("steps", []):
+            assert "${{" not in step.get("run", ""), step
 
 
-@pytest.mark.parametrize("name", ["pr-preview.yml", "deploy.yml"])
-def test_writers_of_the_pages_branch_take_turns(name: str) -> None:
-    workflow = by_name()[name]
-    writer = next(job for job in workflow["jobs"].values() if writes(permissions(workflow, job)))
-    assert writer["concurrency"] == {"group": "pages", "cancel-in-progress": False}
-    assert writer["environment"]["name"] == "github-pages"
+def pages_writers() -> list[tuple[str, str, dict[str, Any]]]:
+    return [(name, job_name, job) for name, _, job_name, job in all_jobs() if PAGES_WRITERS.search(run_text(job))]
+
+
+def test_writers_of_the_pages_branch_never_queue_behind_a_pull_request_of_someone_else() -> None:
+    groups = {(name, job_name): job["concurrency"] for name, job_name, job in pages_writers()}
+    assert groups == {
+        ("deploy.yml", "publish"): {"group": "pages-main", "cancel-in-progress": False},
+        ("pr-preview.yml", "publish"): {
+            "group": "preview-${{ needs.build.outputs.number }}",
+            "cancel-in-progress": False,
+        },
+        ("pr-closed.yml", "remove"): {
+            "group": "preview-${{ github.event.pull_request.number }}",
+            "cancel-in-progress": False,
+        },
+    }
+    # No job that a pull request can start is in main's group.
+    for name, _, job_name, job in all_jobs():
+        if name != "deploy.yml":
+            assert job.get("concurrency", {}).get("group") != "pages-main", (name, job_name)
+
+
+def test_deployments_share_one_group_and_deploy_the_tip_of_the_branch() -> None:
+    deployers = {}
+    for name, workflow, job_name, job in all_jobs():
+        granted = permissions(workflow, job)
+        in_group = job.get("concurrency", {}).get("group") == "pages"
+        deploys = isinstance(granted, dict) and granted.get("pages") == "write"
+        assert in_group == deploys, (name, job_name)
+        if deploys:
+            deployers[name] = job
+    assert set(deployers) == {"deploy.yml", "pr-preview.yml", "pr-closed.yml"}
+    for name, job in deployers.items():
+        assert job["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+        assert job["environment"]["name"] == "github-pages"
+        steps = job["steps"]
+        # It checks out the branch itself when it starts, and deploys exactly that: nothing handed
+        # over by an earlier job, which a newer writer may have overtaken.
+        assert steps[0]["uses"].startswith("actions/checkout@")
+        assert steps[0]["with"] == {"ref": "gh-pages", "path": "pages", "persist-credentials": False}
+        uploads = [step for step in steps if step.get("uses", "").startswith("actions/upload-pages-artifact@")]
+        assert [step["with"] for step in uploads] == [{"path": "pages"}]
+        assert not any("download-artifact" in step.get("uses", "") for step in steps), name
+        assert steps[-1]["uses"].startswith("actions/deploy-pages@")
+        # The same job everywhere (only what it waits for differs).
+        same = {key: value for key, value in job.items() if key not in ("needs", "if")}
+        assert same == {key: value for key, value in deployers["deploy.yml"].items() if key not in ("needs", "if")}
+
+
+# Behaviour: the scripts, run here against a scratch remote.
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Sandbox:
+    return Sandbox(tmp_path)
+
+
+class Sandbox:
+    """A scratch bare repository standing for GitHub, and the environment the scripts run in: a
+    fake `gh` (what GitHub's API would answer is given per call), no token, no delays."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.remote = root / "remote.git"
+        self.bin = root / "bin"
+        self.bin.mkdir()
+        gh = self.bin / "gh"
+        gh.write_text('#!/bin/sh\nprintf \'%s\\n\' "$*" >> "$FAKE_GH_LOG"\nprintf \'%s\\n\' "$FAKE_GH"\n')
+        gh.chmod(0o755)
+        self.gh_log = root / "gh.log"
+        self.env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("GIT_", "GITHUB_", "GH_", "PAGES_", "SOURCE_DATE_EPOCH"))
+        }
+        self.env.update(
+            PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            GIT_CONFIG_GLOBAL=os.devnull,
+            GIT_CONFIG_NOSYSTEM="1",
+            GIT_AUTHOR_NAME="A",
+            GIT_AUTHOR_EMAIL="a@example.org",
+            GIT_COMMITTER_NAME="A",
+            GIT_COMMITTER_EMAIL="a@example.org",
+            GITHUB_REPOSITORY="openrecipes/openrecipes",
+            PAGES_REMOTE=str(self.remote),
+            PAGES_RETRY_SECONDS="0",
+            FAKE_GH_LOG=str(self.gh_log),
+            FAKE_GH="",
+        )
+        self.git(root, "init", "-q", "--bare", "-b", "main", str(self.remote))
+
+    def git(self, cwd: Path, *args: str, **env: str) -> str:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, env={**self.env, **env}, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+        return done.stdout.strip()
+
+    def script(self, name: str, *args: str | Path, cwd: Path | None = None, ok: bool = True, **env: str) -> Outcome:
+        done = subprocess.run(
+            [str(SCRIPTS / name), *map(str, args)],
+            cwd=cwd or self.root,
+            env={**self.env, **env},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert (done.returncode == 0) == ok, f"{name} exited with {done.returncode}: {done.stderr}"
+        outputs = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+        return Outcome(done.stdout, done.stderr, outputs)
+
+    def pages(self, branch: str = "gh-pages") -> dict[str, bytes]:
+        """Every file on the pages branch of the remote, by path."""
+        listing = self.git(self.remote, "ls-tree", "-r", "-z", "--name-only", branch)
+        return {
+            path: subprocess.run(
+                ["git", "cat-file", "blob", f"{branch}:{path}"], cwd=self.remote, capture_output=True, check=True
+            ).stdout
+            for path in listing.split("\0")
+            if path
+        }
+
+    def tip(self, branch: str = "gh-pages") -> str:
+        return self.git(self.remote, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
+
+
+class Outcome:
+    def __init__(self, stdout: str, stderr: str, outputs: dict[str, str]) -> None:
+        self.stdout, self.stderr, self.outputs = stdout, stderr, outputs
+
+
+def fake_site(folder: Path, *, core: bytes = b"// core v1\n", extra: dict[str, bytes] | None = None) -> Path:
+    """A few files shaped like the built site: pages and data, and assets."""
+    files = {
+        "index.html": b"<html>home</html>\n",
+        "sitemap.xml": b"<urlset/>\n",
+        "recipes/a/b/c/index.html": b"<html>recipe</html>\n",
+        "assets/core.js": core,
+        "assets/javascripts/bundle.min.js": b"// material\n",
+        "assets/openrecipes.css": b"body {}\n",
+        **(extra or {}),
+    }
+    for path, data in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+    return folder
+
+
+def under(files: dict[str, bytes], folder: str) -> dict[str, bytes]:
+    return {path: data for path, data in files.items() if path.startswith(folder + "/")}
+
+
+def outside_previews(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {path: data for path, data in files.items() if not re.match(r"pr-\d+/", path)}
+
+
+def published(sandbox: Sandbox, *numbers: int) -> dict[str, bytes]:
+    """Main's fake site at the root and a preview for each number."""
+    sandbox.script("pages-publish.sh", "root", fake_site(sandbox.root / "main-site"))
+    for number in numbers:
+        site = fake_site(sandbox.root / f"site-{number}", extra={"recipes/x/index.html": f"{number}".encode()})
+        assert sandbox.script("pages-publish.sh", f"pr-{number}", site).outputs == {"changed": "true"}
+    return sandbox.pages()
+
+
+def test_previews_and_main_each_change_only_their_own_folder(sandbox: Sandbox) -> None:
+    before = published(sandbox, 3, 7)
+    assert before["pr-7/recipes/x/index.html"] == b"7"
+    assert {path[5:] for path in under(before, "pr-7")} == {path[5:] for path in under(before, "pr-3")}
+    # Publishing again replaces the preview, and leaves main and the other preview as they were.
+    site = fake_site(sandbox.root / "site-7-again", extra={"recipes/y/index.html": b"new"})
+    assert sandbox.script("pages-publish.sh", "pr-7", site).outputs == {"changed": "true"}
+    after = sandbox.pages()
+    assert "pr-7/recipes/x/index.html" not in after and after["pr-7/recipes/y/index.html"] == b"new"
+    assert under(after, "pr-3") == under(before, "pr-3")
+    assert outside_previews(after) == outside_previews(before)
+    # The same files again change nothing, and push nothing.
+    tip = sandbox.tip()
+    assert sandbox.script("pages-publish.sh", "pr-7", site).outputs == {"changed": "false"}
+    assert sandbox.tip() == tip
+    # The branch holds one commit: what is published now.
+    assert sandbox.git(sandbox.remote, "rev-list", "--count", "gh-pages") == "1"
+
+
+def test_main_replaces_its_own_files_and_drops_previews_of_closed_pull_requests(sandbox: Sandbox) -> None:
+    before = published(sandbox, 3, 7)
+    site = fake_site(sandbox.root / "main-2", extra={"new.html": b"new"})
+    (site / "sitemap.xml").unlink()
+    # Without pruning, every preview stays.
+    sandbox.script("pages-publish.sh", "root", site)
+    after = sandbox.pages()
+    assert "sitemap.xml" not in after and after["new.html"] == b"new"
+    assert under(after, "pr-3") == under(before, "pr-3") and under(after, "pr-7") == under(before, "pr-7")
+    # With it, only those of open pull requests (GitHub answers: #3 and #12 are open).
+    sandbox.script("pages-publish.sh", "root", site, PAGES_PRUNE_CLOSED="true", FAKE_GH="3\n12")
+    after = sandbox.pages()
+    assert under(after, "pr-3") == under(before, "pr-3")
+    assert under(after, "pr-7") == {}
+    assert "pulls?state=open" in sandbox.gh_log.read_text()
+
+
+def test_removing_a_preview_leaves_everything_else(sandbox: Sandbox) -> None:
+    before = published(sandbox, 3, 7)
+    assert sandbox.script("pages-remove.sh", "7").outputs == {"changed": "true"}
+    after = sandbox.pages()
+    assert under(after, "pr-7") == {}
+    assert after == {path: data for path, data in before.items() if not path.startswith("pr-7/")}
+    # Removing it again (the pull request's run and its closing may both do it) changes nothing.
+    tip = sandbox.tip()
+    assert sandbox.script("pages-remove.sh", "7").outputs == {"changed": "false"}
+    assert sandbox.tip() == tip
+    sandbox.script("pages-remove.sh", "7; rm -rf /", ok=False)
+
+
+def test_a_writer_whose_push_is_overtaken_starts_again_from_the_new_tip(sandbox: Sandbox) -> None:
+    before = published(sandbox, 3)
+    # Stand-in for a second writer that pushes between the first one's fetch and its push: the
+    # remote, on receiving the first push, publishes preview #8 before taking it. The first push,
+    # whose lease names the tip it fetched, is then refused.
+    site_8 = fake_site(sandbox.root / "site-8", extra={"recipes/x/index.html": b"8"})
+    hook = sandbox.remote / "hooks" / "pre-receive"
+    hook.write_text(
+        "#!/usr/bin/env bash\n"
+        "set -euo pipefail\n"
+        "cat > /dev/null\n"
+        '[ -e "$MARKER" ] && exit 0\n'
+        'touch "$MARKER"\n'
+        # The push being received sets these for this repository; the other writer has its own.
+        "unset $(git rev-parse --local-env-vars) GIT_QUARANTINE_PATH\n"
+        f'"{SCRIPTS}/pages-publish.sh" pr-8 "{site_8}" > /dev/null\n'
+    )
+    hook.chmod(0o755)
+    site_7 = fake_site(sandbox.root / "site-7", extra={"recipes/x/index.html": b"7"})
+    outcome = sandbox.script("pages-publish.sh", "pr-7", site_7, MARKER=str(sandbox.root / "overtaken"))
+    assert (sandbox.root / "overtaken").exists()
+    assert "moved since it was fetched" in outcome.stderr
+    assert outcome.outputs == {"changed": "true"}
+    after = sandbox.pages()
+    assert after["pr-8/recipes/x/index.html"] == b"8"
+    assert after["pr-7/recipes/x/index.html"] == b"7"
+    assert under(after, "pr-3") == under(before, "pr-3")
+    assert outside_previews(after) == outside_previews(before)
+
+
+def test_a_writer_gives_up_after_its_attempts(sandbox: Sandbox) -> None:
+    published(sandbox)
+    hook = sandbox.remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho refused >&2\nexit 1\n")
+    hook.chmod(0o755)
+    outcome = sandbox.script("pages-remove.sh", "3", ok=True)  # nothing to remove: no push
+    assert outcome.outputs == {"changed": "false"}
+    outcome = sandbox.script("pages-publish.sh", "pr-3", fake_site(sandbox.root / "s"), ok=False, PAGES_ATTEMPTS="2")
+    assert "could not update gh-pages in 2 attempts" in outcome.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ({"assets/core.js": b"alert(document.domain)\n"}, "not on the live site as built: assets/core.js"),
+        ({"assets/evil.js": b"alert(1)\n"}, "not on the live site as built: assets/evil.js"),
+        ({"recipes/a/b/c/chart.svg": b"<svg onload='alert(1)'/>"}, "not on the live site as built: recipes/a/b/c"),
+        ({".well-known/x.txt": b"x"}, "hidden files are not published"),
+    ],
+)
+def test_a_preview_brings_no_asset_of_its_own(sandbox: Sandbox, change: dict[str, bytes], complaint: str) -> None:
+    # Even a build subverted into writing other files cannot put them on the site's origin.
+    before = published(sandbox)
+    outcome = sandbox.script("pages-publish.sh", "pr-7", fake_site(sandbox.root / "evil", extra=change), ok=False)
+    assert complaint in outcome.stderr
+    assert sandbox.pages() == before
+
+
+def test_a_preview_holding_a_link_is_refused(sandbox: Sandbox) -> None:
+    before = published(sandbox)
+    site = fake_site(sandbox.root / "linked")
+    (site / "secret.html").symlink_to("/etc/passwd")
+    outcome = sandbox.script("pages-publish.sh", "pr-7", site, ok=False)
+    assert "not a plain file or folder" in outcome.stderr
+    sandbox.script("pages-publish.sh", "pr-x", fake_site(sandbox.root / "plain"), ok=False)
+    sandbox.script("pages-publish.sh", "../x", fake_site(sandbox.root / "plain"), ok=False)
+    assert sandbox.pages() == before
+
+
+@pytest.mark.parametrize(
+    ("state", "kind", "expected"),
+    [
+        ("open {sha}", "data", {"changed": "true", "current": "true"}),
+        ("open {sha}", "code", {"changed": "true", "current": "true"}),  # an earlier preview goes
+        ("closed {sha}", "data", {"changed": "true", "current": "false"}),  # after the closing
+        ("open 0123456789012345678901234567890123456789", "data", {"changed": "false", "current": "false"}),
+    ],
+)
+def test_a_preview_follows_the_pull_request_as_it_is_now(
+    sandbox: Sandbox, state: str, kind: str, expected: dict[str, str]
+) -> None:
+    before = published(sandbox, 7)
+    sha = "f" * 40
+    site = fake_site(sandbox.root / "site-7-new", extra={"recipes/x/index.html": b"new"})
+    outcome = sandbox.script("preview-publish.sh", "7", sha, kind, site, FAKE_GH=state.format(sha=sha))
+    assert outcome.outputs == expected
+    assert "pulls/7" in sandbox.gh_log.read_text()
+    after = sandbox.pages()
+    assert outside_previews(after) == outside_previews(before)
+    if expected["changed"] == "false":
+        assert after == before
+    elif state.startswith("open") and kind == "data":
+        assert after["pr-7/recipes/x/index.html"] == b"new"
+    else:
+        assert under(after, "pr-7") == {}
+
+
+def test_the_pull_request_is_found_from_its_head_commit_and_branch(sandbox: Sandbox) -> None:
+    sha = "a" * 40
+    answer = f"5\t{'b' * 40}\tmain\n6\t{sha}\tother\n7\t{sha}\tmain"
+    outcome = sandbox.script("preview-pr.sh", "someone", "my-branch", sha, "main", FAKE_GH=answer)
+    assert outcome.outputs == {"number": "7"}
+    assert "head=someone:my-branch" in sandbox.gh_log.read_text()
+    assert sandbox.script("preview-pr.sh", "someone", "b", sha, "main", FAKE_GH="").outputs == {"number": ""}
+    sandbox.script("preview-pr.sh", "someone", "b", "HEAD", "main", ok=False)
+    sandbox.script("preview-pr.sh", "some one", "b", sha, "main", ok=False)
+
+
+# What a pull request changes, decided from git alone.
+
+
+class Repository:
+    """A working repository whose main is pushed to the sandbox's remote."""
+
+    def __init__(self, sandbox: Sandbox, folder: Path) -> None:
+        self.sandbox, self.folder = sandbox, folder
+        folder.mkdir(parents=True, exist_ok=True)
+        sandbox.git(folder, "init", "-q", "-b", "main")
+        sandbox.git(folder, "remote", "add", "origin", str(sandbox.remote))
+
+    def commit(self, files: dict[str, bytes | None], message: str = "change", **env: str) -> str:
+        for path, data in files.items():
+            target = self.folder / path
+            if data is None:
+                target.unlink()
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        self.sandbox.git(self.folder, "add", "-A")
+        self.sandbox.git(self.folder, "commit", "-q", "-m", message, **env)
+        return self.sandbox.git(self.folder, "rev-parse", "HEAD")
+
+    def open_pull_request(self, number: int, files: dict[str, bytes | None], **env: str) -> str:
+        """Commits `files` on a branch off main and pushes it as GitHub keeps a pull request's head."""
+        self.sandbox.git(self.folder, "checkout", "-q", "-b", f"pr-{number}", "main")
+        head = self.commit(files, **env)
+        self.sandbox.git(self.folder, "push", "-q", "origin", f"HEAD:refs/pull/{number}/head")
+        self.sandbox.git(self.folder, "checkout", "-q", "main")
+        return head
+
+    def checkout_of_main(self) -> Path:
+        """A fresh clone of main, as actions/checkout makes it (with the full history)."""
+        self.sandbox.git(self.folder, "push", "-q", "origin", "main")
+        clone = self.sandbox.root / "checkout"
+        self.sandbox.git(self.sandbox.root, "clone", "-q", str(self.sandbox.remote), str(clone))
+        return clone
+
+
+SMALL_MAIN = {
+    "recipes/m/g/a.yaml": b"a: 1\n",
+    "reference/gpus.yaml": b"H100: 1\n",
+    "reference/SOURCES.md": b"# Sources\n",
+    "hooks/catalogue.py": b"# hook\n",
+    "docs/assets/core.js": b"// core\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "kind", "code"),
+    [
+        ({"recipes/m/g/b.yaml": b"b: 1\n"}, "data", []),
+        ({"recipes/m/g/a.yaml": None, "reference/gpus.yaml": b"H200: 2\n"}, "data", []),
+        ({"reference/SOURCES.md": b"# Sources\nmore\n"}, "data", []),
+        ({"recipes/m/g/b.yaml": b"b: 1\n", "docs/assets/core.js": b"alert(1)\n"}, "code", ["docs/assets/core.js"]),
+        ({"hooks/catalogue.py": None}, "code", ["hooks/catalogue.py"]),
+        ({"recipes/.gitattributes": b"*.yaml filter=lfs\n"}, "code", ["recipes/.gitattributes"]),
+        ({"recipes/m/g/.hidden.yaml": b"a: 1\n"}, "code", ["recipes/m/g/.hidden.yaml"]),
+        ({"recipes/m/g/b c`@x.yaml": b"a: 1\n"}, "code", ["recipes/m/g/b?c?@x.yaml"]),
+        ({"recipes/m/g/b\n.yaml": b"a: 1\n"}, "code", ["recipes/m/g/b?.yaml"]),
+        ({"mkdocs.yml": b"hooks: []\n", "recipes.yaml": b""}, "code", ["mkdocs.yml", "recipes.yaml"]),
+    ],
+)
+def test_a_pull_request_is_data_only_when_it_changes_only_plain_files_in_recipes_and_reference(
+    sandbox: Sandbox, files: dict[str, bytes | None], kind: str, code: list[str]
+) -> None:
+    repository = Repository(sandbox, sandbox.root / "author")
+    repository.commit(SMALL_MAIN)
+    head = repository.open_pull_request(5, files)
+    notes = sandbox.root / "code-paths"
+    outcome = sandbox.script("preview-changes.sh", "main", head, notes, cwd=repository.folder)
+    assert outcome.stdout == f"{kind}\n"
+    assert notes.read_text().splitlines() == code
+
+
+def test_a_link_or_a_submodule_in_recipes_is_code(sandbox: Sandbox) -> None:
+    repository = Repository(sandbox, sandbox.root / "author")
+    repository.commit(SMALL_MAIN)
+    sandbox.git(repository.folder, "checkout", "-q", "-b", "pr")
+    (repository.folder / "recipes" / "m" / "g" / "b.yaml").symlink_to("/etc/passwd")
+    sandbox.git(repository.folder, "add", "recipes/m/g/b.yaml")
+    sandbox.git(repository.folder, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},recipes/m/sub")
+    sandbox.git(repository.folder, "commit", "-q", "-m", "links")
+    head = sandbox.git(repository.folder, "rev-parse", "HEAD")
+    notes = sandbox.root / "code-paths"
+    outcome = sandbox.script("preview-changes.sh", "main", head, notes, cwd=repository.folder)
+    assert outcome.stdout == "code\n"
+    assert notes.read_text().splitlines() == ["recipes/m/g/b.yaml", "recipes/m/sub"]
+
+
+def test_only_the_pull_requests_changes_to_data_are_applied_over_main(sandbox: Sandbox) -> None:
+    repository = Repository(sandbox, sandbox.root / "author")
+    repository.commit(SMALL_MAIN)
+    head = repository.open_pull_request(
+        5, {"recipes/m/g/b.yaml": b"b: 1\n", "recipes/m/g/a.yaml": None}, GIT_COMMITTER_DATE="1790000000 +0000"
+    )
+    # Main moves on meanwhile: its newer recipe and code stay as they are.
+    repository.commit({"recipes/m/g/c.yaml": b"c: 1\n", "hooks/catalogue.py": b"# newer hook\n"})
+    checkout = repository.checkout_of_main()
+    notes = sandbox.root / "notes"
+    outcome = sandbox.script("preview-prepare.sh", "5", head, notes, cwd=checkout)
+    assert outcome.outputs == {
+        "kind": "data",
+        "base-sha": sandbox.git(checkout, "rev-parse", "HEAD"),
+        "source-date-epoch": "1790000000",
+    }
+    assert sandbox.git(checkout, "status", "--porcelain").splitlines() == [
+        "D  recipes/m/g/a.yaml",
+        "A  recipes/m/g/b.yaml",
+    ]
+    assert (checkout / "recipes/m/g/c.yaml").read_bytes() == b"c: 1\n"
+    assert (checkout / "hooks/catalogue.py").read_bytes() == b"# newer hook\n"
+    # A run of an older push of the pull request prepares nothing.
+    stale = repository.open_pull_request(6, {"recipes/m/g/d.yaml": b"d: 1\n"})
+    sandbox.git(repository.folder, "push", "-q", "-f", "origin", "main:refs/pull/6/head")
+    fresh = sandbox.root / "fresh"
+    sandbox.git(sandbox.root, "clone", "-q", str(sandbox.remote), str(fresh))
+    assert sandbox.script("preview-prepare.sh", "6", stale, notes, cwd=fresh).outputs == {"kind": "stale"}
+    sandbox.script("preview-prepare.sh", "6 ", stale, notes, cwd=fresh, ok=False)
+
+
+@pytest.fixture
+def project_repository(sandbox: Sandbox) -> Repository:
+    """The real project (its hooks, templates, assets and the seed recipe) as main."""
+    repository = Repository(sandbox, copy_project(sandbox.root / "author", with_recipes=True))
+    repository.commit({}, "main")
+    return repository
+
+
+def a_recipe(reference: Reference) -> tuple[str, bytes]:
+    recipe_id = "llama-3.1-70b/h100/preview-only"
+    return f"recipes/{recipe_id}.yaml", yaml_text(recipe_data(reference, name="preview-only"), recipe_id).encode()
+
+
+def test_a_data_only_pull_request_is_published_with_mains_code(
+    sandbox: Sandbox, project_repository: Repository, reference: Reference, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, recipe = a_recipe(reference)
+    head = project_repository.open_pull_request(7, {path: recipe})
+    checkout = project_repository.checkout_of_main()
+    main_files = {
+        file.relative_to(checkout): file.read_bytes()
+        for part in ("hooks", "overrides", "docs", "schema", "mkdocs.yml")
+        for file in ([checkout / part] if (checkout / part).is_file() else (checkout / part).rglob("*"))
+        if file.is_file()
+    }
+    # Main's site, built apart: a build leaves __pycache__ in the project, and the checkout must be clean.
+    main_site = build_site(project_repository.folder, sandbox.root / "main-site")
+    assert main_site.ok, main_site.log
+    sandbox.script("pages-publish.sh", "root", main_site.site)
+
+    outcome = sandbox.script("preview-prepare.sh", "7", head, sandbox.root / "notes", cwd=checkout)
+    assert outcome.outputs["kind"] == "data"
+    assert sandbox.git(checkout, "status", "--porcelain").splitlines() == [f"A  {path}"]
+    assert (checkout / path).read_bytes() == recipe
+    for relative, data in main_files.items():
+        assert (checkout / relative).read_bytes() == data, relative
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", outcome.outputs["source-date-epoch"])
+    preview = build_site(checkout, sandbox.root / "preview-site")
+    assert preview.ok, preview.log
+    assert sandbox.script("pages-publish.sh", "pr-7", preview.site).outputs == {"changed": "true"}
+
+    pages = sandbox.pages()
+    assert "pr-7/recipes/llama-3.1-70b/h100/preview-only/index.html" in pages
+    assert "recipes/llama-3.1-70b/h100/preview-only/index.html" not in pages  # main's site has no such page
+    for asset in sorted((checkout / "docs" / "assets").iterdir()):
+        assert pages[f"pr-7/assets/{asset.name}"] == asset.read_bytes() == pages[f"assets/{asset.name}"]
+
+
+def test_a_pull_request_that_changes_javascript_publishes_nothing(
+    sandbox: Sandbox, project_repository: Repository, reference: Reference
+) -> None:
+    path, recipe = a_recipe(reference)
+    core = project_repository.folder / "docs" / "assets" / "core.js"
+    evil = core.read_bytes() + b"\nlocalStorage.clear(); alert(document.domain);\n"
+    head = project_repository.open_pull_request(7, {path: recipe, "docs/assets/core.js": evil})
+    checkout = project_repository.checkout_of_main()
+    before = published(sandbox, 3)
+
+    notes = sandbox.root / "notes"
+    outcome = sandbox.script("preview-prepare.sh", "7", head, notes, cwd=checkout)
+    assert outcome.outputs == {"kind": "code"}
+    # The checkout of main is left as it was: nothing to build.
+    assert sandbox.git(checkout, "status", "--porcelain") == ""
+    # What the publishing job then does: there is no preview to publish, and none is left.
+    outcome = sandbox.script("preview-publish.sh", "7", head, "code", sandbox.root / "no-site", FAKE_GH=f"open {head}")
+    assert outcome.outputs == {"changed": "false", "current": "true"}
+    pages = sandbox.pages()
+    assert pages == before
+    assert not any(path.startswith("pr-7/") for path in pages)
+    assert evil not in pages.values()
+
+    run_url = "https://github.com/openrecipes/openrecipes/actions/runs/123"
+    comment = sandbox.script("preview-comment.sh", "code", "7", head, notes, RUN_URL=run_url).stdout
+    assert comment.startswith("<!-- openrecipes-preview -->\n")
+    assert "- `docs/assets/core.js`\n" in comment
+    assert path not in comment
+    assert f"[its Pull request run]({run_url})" in comment
+    assert "No preview is published" in comment
+
+
+def test_the_code_comment_caps_and_defangs_the_paths(sandbox: Sandbox) -> None:
+    notes = sandbox.root / "notes"
+    notes.mkdir()
+    paths = [f"hooks/{index}.py" for index in range(25)] + ["x`](https://evil)@everyone <b>"]
+    (notes / "code-paths").write_text("\n".join(["x`](https://evil)@everyone <b>", *paths]) + "\n")
+    run_url = "https://github.com/o/r/actions/runs/1"
+    comment = sandbox.script("preview-comment.sh", "code", "7", "a" * 40, notes, RUN_URL=run_url).stdout
+    assert "- `x???https?//evil?@everyone??b?`\n" in comment
+    assert "- `hooks/18.py`\n" in comment and "hooks/19.py" not in comment
+    assert "- … and 7 more\n" in comment
+    assert "(https://evil)" not in comment and "<b>" not in comment
+    sandbox.script("preview-comment.sh", "code", "7", "a" * 40, notes, RUN_URL="javascript:alert(1)", ok=False)
+
+
+def test_the_data_comment_links_only_plain_recipe_ids(sandbox: Sandbox) -> None:
+    notes = sandbox.root / "notes"
+    notes.mkdir()
+    (notes / "pr-diff.json").write_text(
+        '{"added": ["m/g/new", "../../evil", "a](https://evil)", 3], "changed": ["m/g/old"], "removed": "m/g/x"}'
+    )
+    page = "https://openrecipes.github.io/openrecipes/"
+    comment = sandbox.script("preview-comment.sh", "data", "7", "a" * 40, notes, PAGE_URL=page).stdout
+    assert f"{page}pr-7/ (built from commit {'a' * 40})" in comment
+    assert f"- [`m/g/new`]({page}pr-7/recipes/m/g/new/)\n" in comment
+    assert f"- [`m/g/old`]({page}pr-7/recipes/m/g/old/)\n" in comment
+    assert "evil" not in comment and "Removed" not in comment
