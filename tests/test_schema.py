@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import yaml
 from conftest import REPO, SEED_PATH
 
-from openrecipes import records
-from openrecipes.schema import Schema, resolve
+from openrecipes.refs import resolve
+from openrecipes.schema import Schema
 
 SCHEMA = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
 
@@ -38,26 +38,30 @@ def test_every_property_has_a_description_and_every_object_refuses_unknown_keys(
             assert child.get("description"), f"{path}.{name} has no description"
 
 
-def test_records_mirror_the_schema_field_for_field() -> None:
-    def check(cls: type, node: dict[str, Any], path: str) -> None:
-        node = _resolve(node)
-        fields = {field.name: field for field in dataclasses.fields(cls)}
-        assert set(fields) == set(node["properties"]), path
-        required = set(node.get("required", ()))
-        hints = typing.get_type_hints(cls)
-        for name, field in fields.items():
-            has_default = field.default is not dataclasses.MISSING or field.default_factory is not dataclasses.MISSING
-            assert has_default == (name not in required), f"{path}.{name}: optional in one, required in the other"
-            annotation = hints[name]
-            if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-                annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
-            child = node["properties"][name]
-            if dataclasses.is_dataclass(annotation):
-                check(annotation, child, f"{path}.{name}")
-            elif typing.get_origin(annotation) is tuple and dataclasses.is_dataclass(typing.get_args(annotation)[0]):
-                check(typing.get_args(annotation)[0], _resolve(child)["items"], f"{path}.{name}[]")
+def test_records_are_made_from_the_schema_with_absent_fields_none() -> None:
+    from openrecipes.yamlsource import read_document
 
-    check(records.RecipeFields, SCHEMA, "$")
+    schema = Schema.load(REPO / "schema/recipe.schema.yaml")
+    document, _ = read_document(SEED_PATH.read_bytes(), "seed")
+    fields = schema.record(document.data)
+
+    def check(record: Any, node: dict[str, Any], data: Any, path: str) -> None:
+        node = _resolve(node)
+        assert dataclasses.is_dataclass(record), path
+        assert {field.name for field in dataclasses.fields(record)} == set(node["properties"]), path
+        for name, child in node["properties"].items():
+            value = getattr(record, name)
+            if name not in data:
+                assert value is None, f"{path}.{name}: absent in the file, so None"
+            elif "properties" in _resolve(child) and data[name] is not None:
+                check(value, child, data[name], f"{path}.{name}")
+
+    check(fields, SCHEMA, document.data, "$")
+    assert fields.result.measured == dt.date(2026, 10, 14)
+    assert fields.env[0] == ("CUDA_DEVICE_MAX_CONNECTIONS", "1")
+    assert fields.result.window == (5, 19)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fields.model = "other"  # type: ignore[misc]
 
 
 def test_the_seed_validates_unchanged_including_its_bare_date() -> None:

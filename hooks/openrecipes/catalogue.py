@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .checks import Derived, analyse
 from .problems import Problem, json_path, sorted_problems
-from .records import Recipe, RecipeFields, build_record
+from .records import Recipe
 from .reference import Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .skeleton import placeholder_problems
@@ -201,7 +201,7 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
     ]
     if problems:
         return None, document.source_map, problems
-    recipe = Recipe(id=recipe_id_for(display), path=display, fields=build_record(RecipeFields, document.data))
+    recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(document.data))
     return recipe, document.source_map, _placement_problems(recipe, document.source_map)
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .fmt import number, percent
-from .records import Layout, Offload, Recipe, Recompute, Stack
+from .records import Recipe
+
+Layout = Offload = Recompute = Stack = Any  # records of the schema (records.py)
 
 STACK_LABELS: dict[str, str] = {
     "framework": "Framework",
@@ -100,7 +104,7 @@ def layout_rows(layout: Layout) -> list[tuple[str, str]]:
 
 def env_script(recipe: Recipe) -> str:
     """`export NAME=value` lines, values exactly as written in the recipe."""
-    return "".join(f"export {name}={value}\n" for name, value in recipe.fields.env)
+    return "".join(f"export {name}={value}\n" for name, value in recipe.fields.env or ())
 
 
 def _places(value: float) -> int:

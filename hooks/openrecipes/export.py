@@ -32,7 +32,8 @@ def _plain(value: Any) -> Any:
 def fields_json(entry: Entry) -> dict[str, Any]:
     """Every field of the recipe, as the schema names them; dates as ISO strings."""
     fields = _plain(entry.recipe.fields)
-    fields["env"] = dict(entry.recipe.fields.env)
+    env = entry.recipe.fields.env
+    fields["env"] = None if env is None else dict(env)
     return fields
 
 

@@ -1,209 +1,27 @@
-"""Typed, immutable recipe records, built from data that has already passed the schema.
+"""Typed, immutable recipe records, made from the schema itself.
 
-The field names mirror schema/recipe.schema.yaml one to one (a test holds them together); the
-schema says what each field means.
+schema/recipe.schema.yaml is the single source of truth for the fields: the record classes are
+frozen dataclasses built from it (one class per object in the schema, a field per property), so a
+field added to the schema is a field of the record, with nothing else to keep in step.
+
+Records are built from data that has already passed the schema. A property the file leaves out is
+`None`: absent, never a default, so a page can say "not published" instead of showing a zero.
+Lists become tuples; a mapping of free names (the environment) becomes (name, value) pairs in
+the order written; ISO dates become `datetime.date`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
-import types
-import typing
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any
 
-Outcome = Literal["pass", "fail", "not-run"]
-Status = Literal["verified", "unverified", "deprecated"]
+from .refs import resolve
 
-
-@dataclass(frozen=True, slots=True)
-class Gpu:
-    type: str
-    memory_gb: float
-    count: int
-    per_node: int
-    instance: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Author:
-    name: str
-    url: str
-
-
-@dataclass(frozen=True, slots=True)
-class Stack:
-    framework: str
-    pytorch: str
-    python: str
-    source: str
-    megatron_lm: str | None = None
-    transformer_engine: str | None = None
-    cuda: str | None = None
-    rocm: str | None = None
-    nccl: str | None = None
-    rccl: str | None = None
-    deepep: str | None = None
-    flash_attention: str | None = None
-    driver: str | None = None
-    container_image: str | None = None
-    network: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DatasetBuild:
-    name: str
-    tokenizer: str
-    rows: int
-    row_tokens: int
-    seed: int
-    packing: str
-    builder: str
-    loss_mask: str | None = None
-    padding_tokens: int | None = None
-    supervised_token_ratio: float | None = None
-    parquet_sha256: str | None = None
-    parquet_bytes: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Dataset:
-    name: str
-    source: str
-    revision: str
-    license: str
-    rows_sha256: str
-    build: DatasetBuild
-
-
-@dataclass(frozen=True, slots=True)
-class Workload:
-    row_tokens: int
-    rows: str
-    global_batch: int
-    precision: str
-    dataset: Dataset
-
-
-@dataclass(frozen=True, slots=True)
-class Recompute:
-    granularity: str
-    method: str | None = None
-    num_layers: int | None = None
-    modules: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Offload:
-    optimizer_fraction: float | None = None
-    overlap_d2h_h2d: bool | None = None
-    activations: bool | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    label: str
-    summary: str
-    tp: int
-    pp: int
-    vpp: int
-    cp: int
-    ep: int
-    etp: int
-    dp: int
-    sequence_parallel: bool
-    rows_per_microbatch: int
-    recompute: Recompute | None
-    offload: Offload | None
-    highlights: str | None = None
-    layer_split: tuple[int, ...] | None = None
-    max_tokens_per_gpu: int | None = None
-    dispatcher: str | None = None
-    notes: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ActiveParams:
-    count: int
-    source: str
-    revision: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    tokens_per_s_per_gpu: float
-    usd_per_million_tokens: float | None
-    step_time_cv_percent: float
-    mfu: float
-    active_params: ActiveParams
-    measured: dt.date
-    steps_per_run: int
-    window: tuple[int, ...]
-    window_tokens: int
-    runs: int
-    gpu_hours: float
-    mfu_note: str | None = None
-    profiler: bool | None = None
-    gpu_hours_note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ComponentTest:
-    name: str
-    result: Outcome
-    note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Convergence:
-    steps: int
-    result: Outcome
-    correlation: float | None
-    final_loss_difference: float | None
-    pointwise_failures: int | None
-    note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Correctness:
-    result: Outcome
-    summary: str
-    reference: str
-    convergence: Convergence
-    configuration: Outcome | None = None
-    component_tests: tuple[ComponentTest, ...] = ()
-    rules: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Patch:
-    name: str
-    description: str
-    url: str | None = None
-    sha256: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RecipeFields:
-    """Everything the recipe file says, field for field."""
-
-    schema_version: int
-    model: str
-    gpu: Gpu
-    author: Author
-    status: Status
-    stack: Stack
-    workload: Workload
-    layout: Layout
-    result: Result
-    correctness: Correctness
-    env: tuple[tuple[str, str], ...]
-    patches: tuple[Patch, ...]
-    run: str
-    notes: str | None = None
+Build = Callable[[Any], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,43 +32,61 @@ class Recipe:
     """`<model>/<gpu>/<name>`: the file's path under recipes/ without `.yaml`."""
     path: str
     """The file's path relative to the project root, e.g. `recipes/<id>.yaml`."""
-    fields: RecipeFields
+    fields: Any
+    """Everything the file says, as the schema's record classes (see `record_builder`)."""
 
 
-T = TypeVar("T")
+def record_builder(document: Mapping[str, Any]) -> Build:
+    """A function turning schema-valid data into records, for the schema `document`.
+
+    Worked out once per schema: classes and converters are made here, so building a record is a
+    few dictionary look-ups and constructor calls per object.
+    """
+    return _builder(document, document, "RecipeFields")
 
 
-def build_record(cls: type[T], data: Any) -> T:
-    """Build dataclass `cls` from schema-valid `data`: nested records, tuples for lists, dates."""
-    return _converter(cls)(data)
-
-
-Converter = Callable[[Any], Any]
+def _class_name(key: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", key) if part) or "Record"
 
 
 def _identity(value: Any) -> Any:
     return value
 
 
-@functools.cache
-def _converter(annotation: Any) -> Converter:
-    """A function turning schema-valid data into `annotation`, worked out once per type.
-
-    Inspecting type hints on every value was a quarter of the time spent reading a catalogue.
-    """
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        inner = _converter(next(arg for arg in typing.get_args(annotation) if arg is not type(None)))
-        return lambda value: None if value is None else inner(value)
-    if origin is tuple:
-        item_type = typing.get_args(annotation)[0]
-        if typing.get_origin(item_type) is tuple:  # env: mapping as ordered (name, value) pairs
-            return lambda value: tuple((str(key), str(item)) for key, item in value.items())
-        item = _converter(item_type)
-        return lambda value: tuple(item(element) for element in value)
-    if dataclasses.is_dataclass(annotation):
-        fields = {name: _converter(hint) for name, hint in typing.get_type_hints(annotation).items()}
-        return lambda value: annotation(**{name: fields[name](item) for name, item in value.items()})
-    if annotation is dt.date:
+def _builder(root: Mapping[str, Any], node: Mapping[str, Any], name: str) -> Build:
+    node = resolve(node, root)
+    kinds = node.get("type")
+    kinds = set(kinds if isinstance(kinds, list) else [kinds])
+    if "object" in kinds and "properties" in node:
+        return _object_builder(root, node, name)
+    if "object" in kinds and "patternProperties" in node:
+        # Free names (environment variables): ordered (name, value) pairs, as written.
+        return lambda value: None if value is None else tuple((str(k), str(v)) for k, v in value.items())
+    if "array" in kinds and "items" in node:
+        item = _builder(root, node["items"], name.removesuffix("s") or name)
+        return lambda value: None if value is None else tuple(item(element) for element in value)
+    if node.get("format") == "date":
         return lambda value: dt.date.fromisoformat(value) if isinstance(value, str) else value
     return _identity
+
+
+def _object_builder(root: Mapping[str, Any], node: Mapping[str, Any], name: str) -> Build:
+    properties: Mapping[str, Any] = node["properties"]
+    fields = {key: _builder(root, child, _class_name(key)) for key, child in properties.items()}
+    cls = dataclasses.make_dataclass(
+        name,
+        [(key, Any, dataclasses.field(default=None)) for key in properties],
+        frozen=True,
+        slots=True,
+        kw_only=True,
+    )
+    cls.__module__ = __name__
+    cls.__doc__ = str(node.get("description", "")).strip() or None
+
+    def build(value: Any) -> Any:
+        if value is None:
+            return None
+        return cls(**{key: fields[key](item) for key, item in value.items()})
+
+    build.record_class = cls  # type: ignore[attr-defined]
+    return build

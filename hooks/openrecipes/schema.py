@@ -17,6 +17,8 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from .problems import Problem, json_path
+from .records import Build, record_builder
+from .refs import inline_refs
 from .yamlsource import SourceMap
 
 SCHEMA_RELATIVE_PATH = "schema/recipe.schema.yaml"
@@ -35,6 +37,8 @@ class Schema:
     document: Mapping[str, Any]
     validator: Draft202012Validator
     fast: Callable[[Any], Any]
+    record: Build
+    """Turns data that passed this schema into its records (see records.py)."""
 
     @classmethod
     def load(cls, path: Path, definition: str | None = None) -> Schema:
@@ -50,14 +54,15 @@ class Schema:
         Draft202012Validator.check_schema(document)
         root = document["$defs"][definition] if definition else document
         # References resolved once here rather than on every validation: 3× faster over thousands of recipes.
-        inlined = _inline_refs(root, document)
+        inlined = inline_refs(root, document)
         checker = Draft202012Validator.FORMAT_CHECKER
         compiled = {key: value for key, value in inlined.items() if key not in ("$defs", "$schema", "$id")}
         fast = fastjsonschema.compile(
             {"$schema": "http://json-schema.org/draft-07/schema#", **compiled},
             formats={name: functools.partial(_conforms, checker, name) for name in checker.checkers},
         )
-        return cls(document, Draft202012Validator(inlined, format_checker=checker), fast)
+        validator = Draft202012Validator(inlined, format_checker=checker)
+        return cls(document, validator, fast, record_builder(inlined))
 
     def is_valid(self, instance: Any) -> bool:
         try:
@@ -75,28 +80,6 @@ class Schema:
         for error in self.validator.iter_errors(instance):
             found.extend(_explain(error, source_map, display_path))
         return found
-
-
-def resolve(node: Mapping[str, Any], document: Mapping[str, Any]) -> dict[str, Any]:
-    """`node` with its local `$ref` replaced by the target; keywords beside the `$ref` (a
-    description, a maxLength) refine the target."""
-    node = dict(node)
-    while "$ref" in node:
-        target: Any = document
-        for part in node.pop("$ref").removeprefix("#/").split("/"):
-            target = target[part]
-        node = {**target, **node}
-    return node
-
-
-def _inline_refs(node: Any, document: Mapping[str, Any]) -> Any:
-    """`node` with every local `$ref` replaced by what it points at (our schemas are not recursive)."""
-    if isinstance(node, list):
-        return [_inline_refs(item, document) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = resolve(node, document)
-    return {key: (value if key in ("enum", "const") else _inline_refs(value, document)) for key, value in node.items()}
 
 
 def _conforms(checker: jsonschema.FormatChecker, name: str, value: Any) -> bool:

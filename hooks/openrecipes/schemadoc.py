@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .schema import resolve
+from .refs import resolve
 
 
 @dataclass(frozen=True)

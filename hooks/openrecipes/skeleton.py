@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from .problems import Problem, json_path
-from .schema import resolve
+from .refs import resolve
 from .yamlsource import SourceMap
 
 PLACEHOLDER = "FILL IN"
