@@ -1,6 +1,7 @@
 /*
- * The comparison table (home, model and GPU pages): sort by a column, filter by model, GPU,
- * GPU count, status, correctness and framework, search the rows' text, and count what is shown.
+ * The comparison table (home, model and GPU pages): sort by a column, filter by the facts the
+ * registry makes filters of (model, GPU, GPU count, status, ...), search the rows' text, and count
+ * what is shown.
  * The state lives in the address (?gpu=H200&status=verified&sort=mfu&dir=desc&search=slime),
  * so a view can be shared and survives reload and back/forward.
  *
@@ -18,14 +19,9 @@
   const OR = window.OpenRecipes;
   const h = OR.h;
 
-  const FILTERS = [
-    { name: "model", label: "Model", any: "All models" },
-    { name: "gpu", label: "GPU", any: "All GPUs" },
-    { name: "count", label: "GPU count", any: "Any count", numeric: true },
-    { name: "status", label: "Status", any: "Any status" },
-    { name: "correctness", label: "Correctness", any: "Any result" },
-    { name: "framework", label: "Framework", any: "All frameworks" },
-  ];
+  // The filters, made from the facts registry (hooks/openrecipes/facts.py) into assets/facets.js:
+  // each is {name, label, any, numeric, unit}, and every row carries data-<name>.
+  const FILTERS = OR.facets || [];
   const SEARCH = "search";
   const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
   const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
@@ -223,14 +219,12 @@
       return words.every((word) => text.includes(word));
     }
 
-    /** What the search looks in: the row's text and its id, framework and GPU. */
+    /** What the search looks in: the row's text, its id and every filter's value. */
     text(row) {
       let text = this.texts.get(row);
       if (text === undefined) {
-        text = [row.textContent, row.getAttribute("data-recipe"), row.getAttribute("data-framework"), row.getAttribute("data-gpu")]
-          .join(" ")
-          .toLowerCase()
-          .replace(/\s+/g, " ");
+        const values = FILTERS.map((filter) => row.getAttribute(`data-${filter.name}`) || "");
+        text = [row.textContent, row.getAttribute("data-recipe"), ...values].join(" ").toLowerCase().replace(/\s+/g, " ");
         this.texts.set(row, text);
       }
       return text;
@@ -298,7 +292,7 @@
         const anyCount = this.rows.filter((row) => this.matches(row, filter.name)).length;
         const options = [h("option", { value: "" }, `${filter.any} (${anyCount})`)];
         for (const value of values) {
-          const label = filter.name === "count" ? `${value} GPUs` : value;
+          const label = filter.unit ? `${value} ${filter.unit}` : value;
           options.push(h("option", { value }, `${label} (${counts.get(value) || 0})`));
         }
         select.replaceChildren(...options);

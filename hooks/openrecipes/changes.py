@@ -16,8 +16,9 @@ from typing import Any
 
 from . import fmt
 from .catalogue import RECIPES_DIR, Catalogue, load_catalogue, recipe_id_for
+from .facts import NO_PRICE
 from .problems import Problem
-from .terminal import NO_PRICE, page_url
+from .terminal import page_url
 
 
 @dataclass(frozen=True)

@@ -7,24 +7,7 @@ from typing import Any
 from .fmt import number, percent
 from .records import Recipe
 
-Layout = Offload = Recompute = Stack = Any  # records of the schema (records.py)
-
-STACK_LABELS: dict[str, str] = {
-    "framework": "Framework",
-    "megatron_lm": "Megatron-LM",
-    "transformer_engine": "Transformer Engine",
-    "pytorch": "PyTorch",
-    "cuda": "CUDA",
-    "rocm": "ROCm",
-    "nccl": "NCCL",
-    "rccl": "RCCL",
-    "deepep": "DeepEP",
-    "flash_attention": "FlashAttention",
-    "driver": "GPU driver",
-    "python": "Python",
-    "container_image": "Container image",
-    "network": "Network",
-}
+Layout = Offload = Recompute = Any  # records of the schema (records.py)
 
 
 def title(recipe: Recipe) -> str:
@@ -39,16 +22,6 @@ def fleet(recipe: Recipe) -> str:
     where = gpu.instance or "no public price"
     per_node = f"{gpu.per_node} per node" + (f", {nodes} node{'s' if nodes != 1 else ''}" if nodes else "")
     return f"{gpu.count} × {gpu.type} {number(gpu.memory_gb, _places(gpu.memory_gb))} GB ({where}, {per_node})"
-
-
-def framework_name(stack: Stack) -> str:
-    """`slime 0.3.0: THUDM/slime a897e1f` -> `slime`: the name to filter recipes by."""
-    return stack.framework.replace(":", " ").split()[0]
-
-
-def stack_pins(stack: Stack) -> list[tuple[str, str]]:
-    """(label, pin) for every component the recipe pins, in a fixed reading order."""
-    return [(label, getattr(stack, name)) for name, label in STACK_LABELS.items() if getattr(stack, name)]
 
 
 def recompute(value: Recompute | None) -> str:
@@ -75,31 +48,6 @@ def offload(value: Offload | None) -> str:
     if value.overlap_d2h_h2d:
         parts.append("copies overlapped with compute")
     return ", ".join(parts) or "on"
-
-
-def layout_rows(layout: Layout) -> list[tuple[str, str]]:
-    """The layout as (what, value) rows, every degree spelled out."""
-    rows = [
-        ("Tensor parallel (TP)", str(layout.tp)),
-        ("Pipeline parallel (PP)", str(layout.pp)),
-        ("Virtual pipeline stages (VPP)", str(layout.vpp)),
-        ("Context parallel (CP)", str(layout.cp)),
-        ("Expert parallel (EP)", str(layout.ep)),
-        ("Expert tensor parallel (ETP)", str(layout.etp)),
-        ("Data parallel (DP)", str(layout.dp)),
-        ("Sequence parallel", "yes" if layout.sequence_parallel else "no"),
-        ("Layers per pipeline stage", " / ".join(map(str, layout.layer_split)) if layout.layer_split else "even split"),
-        ("Recompute", recompute(layout.recompute)),
-        ("Offload", offload(layout.offload)),
-        (
-            "Max tokens per GPU",
-            number(layout.max_tokens_per_gpu) if layout.max_tokens_per_gpu else "no dynamic batching",
-        ),
-        ("Rows per microbatch", str(layout.rows_per_microbatch)),
-    ]
-    if layout.dispatcher:
-        rows.append(("MoE token dispatcher", layout.dispatcher))
-    return rows
 
 
 def env_script(recipe: Recipe) -> str:

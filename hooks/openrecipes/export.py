@@ -12,7 +12,7 @@ import datetime as dt
 import io
 from typing import Any
 
-from . import describe
+from . import describe, facts, records
 from .catalogue import Entry
 from .checks import Derived
 
@@ -21,7 +21,7 @@ API_VERSION = 1
 
 def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {field.name: _plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        return {name: _plain(item) for name, item in records.items(value)}
     if isinstance(value, tuple):
         return [_plain(item) for item in value]
     if isinstance(value, dt.date):
@@ -77,44 +77,12 @@ def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
     }
 
 
-CSV_COLUMNS = (
-    "id",
-    "url",
-    "model",
-    "gpu_type",
-    "gpu_count",
-    "layout",
-    "tokens_per_s_per_gpu",
-    "usd_per_million_tokens",
-    "mfu",
-    "status",
-    "correctness",
-    "measured",
-    "framework",
-    "instance",
-)
+CSV_COLUMNS = ("id", "url", *(fact.csv for fact in facts.CSV))
 
 
 def csv_row(entry: Entry, url: str) -> dict[str, Any]:
-    fields = entry.recipe.fields
-    return {
-        "id": entry.recipe.id,
-        "url": url,
-        "model": fields.model,
-        "gpu_type": fields.gpu.type,
-        "gpu_count": fields.gpu.count,
-        "layout": fields.layout.label,
-        "tokens_per_s_per_gpu": fields.result.tokens_per_s_per_gpu,
-        "usd_per_million_tokens": ""
-        if fields.result.usd_per_million_tokens is None
-        else fields.result.usd_per_million_tokens,
-        "mfu": fields.result.mfu,
-        "status": fields.status,
-        "correctness": fields.correctness.result,
-        "measured": fields.result.measured.isoformat(),
-        "framework": fields.stack.framework,
-        "instance": fields.gpu.instance or "",
-    }
+    """One recipe's row of recipes.csv: its id, page and every fact the registry exports, raw."""
+    return {"id": entry.recipe.id, "url": url, **{fact.csv: fact.csv_value(entry) for fact in facts.CSV}}
 
 
 def catalogue_csv(rows: list[dict[str, Any]]) -> str:

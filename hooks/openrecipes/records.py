@@ -22,6 +22,9 @@ from typing import Any
 from .refs import resolve
 
 Build = Callable[[Any], Any]
+GIVEN = "_given"
+"""Each record's set of the properties the file wrote, so that an explicit `null` ("none") can be
+told apart from a property left out ("not published")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,10 @@ def _object_builder(root: Mapping[str, Any], node: Mapping[str, Any], name: str)
     fields = {key: _builder(root, child, _class_name(key)) for key, child in properties.items()}
     cls = dataclasses.make_dataclass(
         name,
-        [(key, Any, dataclasses.field(default=None)) for key in properties],
+        [
+            *((key, Any, dataclasses.field(default=None)) for key in properties),
+            (GIVEN, frozenset, dataclasses.field(default=frozenset(), repr=False)),
+        ],
         frozen=True,
         slots=True,
         kw_only=True,
@@ -86,7 +92,17 @@ def _object_builder(root: Mapping[str, Any], node: Mapping[str, Any], name: str)
     def build(value: Any) -> Any:
         if value is None:
             return None
-        return cls(**{key: fields[key](item) for key, item in value.items()})
+        return cls(**{key: fields[key](item) for key, item in value.items()}, **{GIVEN: frozenset(value)})
 
     build.record_class = cls  # type: ignore[attr-defined]
     return build
+
+
+def given(record: Any, name: str) -> bool:
+    """Whether the file wrote property `name` of `record` (`null` included)."""
+    return record is not None and name in getattr(record, GIVEN)
+
+
+def items(record: Any) -> list[tuple[str, Any]]:
+    """The record's schema properties and their values, in the schema's order."""
+    return [(field.name, getattr(record, field.name)) for field in dataclasses.fields(record) if field.name != GIVEN]

@@ -19,7 +19,7 @@ import jinja2
 import plotly
 from markupsafe import Markup
 
-from . import charts, describe, export
+from . import charts, describe, export, facts
 from .catalogue import RECIPE_SUFFIX, Catalogue, Entry, load_catalogue, slug
 from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from .feed import atom_feed
@@ -41,6 +41,8 @@ API_CSV = "api/recipes.csv"
 SCHEMA_JSON = "schema/recipe.schema.json"
 FEED = "feed.xml"
 PLOTLY_JS = "assets/javascripts/plotly.min.js"
+FACETS_JS = "assets/facets.js"
+"""The catalogue table's filters, made from the facts registry; mkdocs.yml loads it before table.js."""
 GENERATED_NAV_PAGES = (HOME_PAGE, MODELS_PAGE, GPUS_PAGE, COMPARE_PAGE, METHODOLOGY_PAGE, SCHEMA_PAGE)
 SHARED_TARGETS = {
     "home": HOME_PAGE,
@@ -204,6 +206,7 @@ def _recipe_outputs(site: _Site) -> list[Output]:
         page = site.page(
             src,
             "recipe.md.j2",
+            entry=entry,
             recipe=recipe,
             f=recipe.fields,
             derived=entry.derived,
@@ -333,7 +336,16 @@ def _data_outputs(site: _Site, site_url: str | None) -> list[Output]:
     def feed() -> str:
         return atom_feed([(entry, url(entry)) for entry in _newest_first(site.entries)], site_url)
 
+    def facets_script() -> str:
+        config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
+        return (
+            "// Generated from hooks/openrecipes/facts.py when the site is built: the catalogue table's filters.\n"
+            "window.OpenRecipes = window.OpenRecipes || {};\n"
+            f"window.OpenRecipes.facets = {config};\n"
+        )
+
     return [
+        Output(FACETS_JS, render=facets_script),
         Output(API_JSON, render=api),
         Output(API_CSV, render=table),
         Output(SCHEMA_JSON, render=schema),

@@ -9,12 +9,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from . import describe, fmt
+from . import describe, facts, fmt
 from .catalogue import Entry
-
-NO_PRICE = "–"
-LIST_COLUMNS = ("id", "GPUs", "layout", "tokens/s/GPU", "$/1M", "MFU %", "status")
-_RIGHT_ALIGNED = {"tokens/s/GPU", "$/1M", "MFU %"}
 
 
 def page_url(recipe_id: str) -> str:
@@ -22,21 +18,8 @@ def page_url(recipe_id: str) -> str:
     return f"recipes/{recipe_id}/"
 
 
-def price(value: float | None) -> str:
-    return NO_PRICE if value is None else fmt.usd(value)
-
-
 def list_row(entry: Entry) -> tuple[str, ...]:
-    f = entry.recipe.fields
-    return (
-        entry.recipe.id,
-        f"{f.gpu.count} × {f.gpu.type}",
-        f.layout.label,
-        fmt.number(f.result.tokens_per_s_per_gpu, 1),
-        price(f.result.usd_per_million_tokens),
-        fmt.percent(f.result.mfu).removesuffix("%"),
-        f.status,
-    )
+    return (entry.recipe.id, *(fact.text(entry) for fact in facts.TERMINAL))
 
 
 def columns(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[str]) -> str:
@@ -53,7 +36,9 @@ def columns(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[str
 
 
 def catalogue_table(entries: Sequence[Entry]) -> str:
-    return columns(LIST_COLUMNS, [list_row(entry) for entry in entries], _RIGHT_ALIGNED)
+    header = ("id", *(fact.terminal or fact.label for fact in facts.TERMINAL))
+    right = {fact.terminal or fact.label for fact in facts.TERMINAL if fact.numeric}
+    return columns(header, [list_row(entry) for entry in entries], right)
 
 
 def recipe_text(entry: Entry) -> str:
@@ -72,18 +57,17 @@ def recipe_text(entry: Entry) -> str:
         ("Tokens/s per GPU", fmt.as_written(f.result.tokens_per_s_per_gpu)),
         (
             "$ / 1M tokens",
-            NO_PRICE if f.result.usd_per_million_tokens is None else fmt.usd(f.result.usd_per_million_tokens, 4),
+            facts.NO_PRICE if f.result.usd_per_million_tokens is None else fmt.usd(f.result.usd_per_million_tokens, 4),
         ),
         ("MFU", fmt.percent(f.result.mfu, 2)),
         ("Status", f.status),
         ("Correctness", f"{f.correctness.result}: {f.correctness.summary}"),
         ("Measured", f.result.measured.isoformat()),
-        ("Fleet", describe.fleet(recipe)),
         ("Precision", f.workload.precision),
     ]
     lines += _pairs(headline)
-    lines += ["", f"Layout: {f.layout.label}", *_pairs(describe.layout_rows(f.layout))]
-    lines += ["", "Stack", *_pairs(describe.stack_pins(f.stack))]
+    for title, name in (("Fleet", "fleet"), (f"Layout: {f.layout.label}", "layout"), ("Stack", "stack")):
+        lines += ["", title, *_pairs([(fact.label, text) for fact, text in facts.rows(name, entry)])]
     lines += ["", "Checks"]
     check_rows = [
         ("pass" if check.passed else "FAIL", check.name, f"stated {check.stated}", f"recomputed {check.recomputed}")

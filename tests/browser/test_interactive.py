@@ -228,7 +228,7 @@ def test_typing_a_price_recomputes_every_table_figure_and_clearing_restores_them
     published = usd_cells(page)
     assert published["llama-3.1-8b/h100/cheap"] == "$0.21"
     assert published[SEED_ID] == "$1.84"
-    assert published["llama-3.1-70b/b200/onprem"] == "–"
+    assert published["llama-3.1-70b/b200/onprem"] == "no public price"
 
     page.fill("[data-or-price-input]", "3.99")
     expected = {recipe_id: recomputed_usd(3.99, tokens_of(site, recipe_id)) for recipe_id in DEFAULT_ORDER}
