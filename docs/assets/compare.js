@@ -48,13 +48,6 @@
 
   /* -- figures and differences ----------------------------------------------------------- */
 
-  function relativeChange(value, base) {
-    if (base === 0) return "n/a";
-    const change = (value - base) / base;
-    if (Math.round(change * 1000) === 0) return "same";
-    return (change > 0 ? "+" : "−") + OR.percent(Math.abs(change));
-  }
-
   function pointChange(points, places) {
     if (Math.round(points * 10 ** places) === 0) return "same";
     return (points > 0 ? "+" : "−") + OR.number(Math.abs(points), places) + " pp";
@@ -63,7 +56,7 @@
   function usdChange(value, base) {
     const difference = value - base;
     if (Math.round(difference * 100) === 0) return "same";
-    return `${difference > 0 ? "+" : "−"}${OR.usd(Math.abs(difference))} (${relativeChange(value, base)})`;
+    return `${difference > 0 ? "+" : "−"}${OR.usd(Math.abs(difference))} (${OR.relativeChange(value, base)})`;
   }
 
   const get = (record, path) => path.split(".").reduce((value, key) => (value == null ? undefined : value[key]), record);
@@ -74,7 +67,7 @@
       label: "Tokens/s per GPU",
       path: "fields.result.tokens_per_s_per_gpu",
       format: (v) => OR.number(v, 1),
-      delta: relativeChange,
+      delta: OR.relativeChange,
       better: 1,
     },
     {
@@ -99,7 +92,7 @@
       delta: (v, b) => pointChange(v - b, 2),
       better: -1,
     },
-    { label: "GPU-hours", path: "fields.result.gpu_hours", format: (v) => OR.asWritten(v), delta: relativeChange },
+    { label: "GPU-hours", path: "fields.result.gpu_hours", format: (v) => OR.asWritten(v), delta: OR.relativeChange },
     {
       label: "Run cost",
       path: "derived.run_cost_usd",

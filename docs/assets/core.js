@@ -209,6 +209,16 @@
   OR.asWritten = function (value) {
     return fixed(value, (plain(value).split(".")[1] || "").length, 0);
   };
+  /**
+   * How `value` compares with `base`, as describe.relative_change: "+12.3%", "−4.0%", "same"
+   * when it rounds to 0.0%, "n/a" against 0.
+   */
+  OR.relativeChange = function (value, base) {
+    if (base === 0) return "n/a";
+    const change = (value - base) / base;
+    if (Math.abs(change) < 0.0005) return "same";
+    return (change > 0 ? "+" : "−") + OR.percent(Math.abs(change));
+  };
 
   /* ---------------------------------------------------------------------------------------- */
   /* Elements. Every text from the data goes in as text (never as markup). */

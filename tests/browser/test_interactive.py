@@ -14,7 +14,7 @@ import pytest
 import yaml
 from conftest import SEED_ID, SEED_PATH
 
-from openrecipes import fmt
+from openrecipes import describe, fmt
 
 from .conftest import DEFAULT_ORDER, Site, Watch
 
@@ -603,6 +603,14 @@ def test_numbers_are_formatted_exactly_as_the_python_side_formats_them(page: Any
         for v in values
     ]
     assert got == expected
+
+    # Relative changes, on both sides of "same" (under 0.05%) and of each rounding step.
+    pairs = [(v, base) for base in (1, 900.0, 2000, 0.1857) for v in (base, base * 1.0005, base * 0.9995)]
+    pairs += [(2001, 2000), (1999, 2000), (1.0005, 1), (0.9995, 1), (5, 0), (0, 5), (700.0, 900.0), (2.7302, 2.1235)]
+    pairs += [(random.uniform(0, 1000), random.uniform(0.001, 1000)) for _ in range(300)]
+    pairs += [(base * (1 + random.randint(-30, 30) / 20_000), base) for base in values if base]
+    got = page.evaluate("pairs => pairs.map(([v, base]) => OpenRecipes.relativeChange(v, base))", pairs)
+    assert got == [describe.relative_change(v, base) for v, base in pairs]
 
 
 def test_script_diff_is_a_shortest_edit_script(page: Any, site: Site) -> None:
