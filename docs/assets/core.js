@@ -248,6 +248,35 @@
     return element;
   };
 
+  /* ---------------------------------------------------------------------------------------- */
+  /* Libraries a page needs (the site's own copies, nothing from other hosts). */
+
+  const libraries = new Map(); // src -> promise of the global it defines
+
+  /**
+   * Load the script at `src` once, on the pages that need it, and resolve with the global
+   * `name` it defines. A failed load is tried again the next time it is asked for.
+   */
+  OR.loadScript = function (src, name) {
+    if (window[name]) return Promise.resolve(window[name]);
+    if (!libraries.has(src)) {
+      const loading = new Promise((resolve, reject) => {
+        const script = document.createElement("script");
+        script.src = src;
+        script.async = true;
+        script.onload = () => (window[name] ? resolve(window[name]) : reject(new Error(`${src} defines no ${name}`)));
+        script.onerror = () => {
+          script.remove();
+          reject(new Error(`cannot load ${src}`));
+        };
+        document.head.appendChild(script);
+      });
+      loading.catch(() => libraries.delete(src));
+      libraries.set(src, loading);
+    }
+    return libraries.get(src);
+  };
+
   /** localStorage that never throws (private windows, disabled storage). */
   OR.storage = {
     get(key) {
