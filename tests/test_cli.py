@@ -17,6 +17,7 @@ from conftest import REPO, SEED_ID, SEED_PATH, Project, copy_project
 from openrecipes import export
 from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main
+from openrecipes.gitrev import Repository
 from openrecipes.skeleton import SchemaWalker, is_placeholder
 from openrecipes.synthetic import recipe_data, yaml_text
 
@@ -540,6 +541,70 @@ def test_diff_of_a_project_in_a_subfolder_of_the_repository(
     assert code == 0
     data = json.loads(out)
     assert (data["added"], data["changed"], data["removed"]) == (["llama-3.1-70b/h100/new"], [], [])
+
+
+def test_diff_reads_no_link_of_a_revision(
+    capsys: pytest.CaptureFixture[str], repository: Project, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    # Valid recipes for where the links are, so that following a link would show as an added recipe.
+    (outside / "linked.yaml").write_text(
+        yaml_text(recipe_data(repository.reference, name="linked"), "llama-3.1-70b/h100/linked"), encoding="utf-8"
+    )
+    folder = repository.root / "recipes/llama-3.1-70b/h100"
+    (folder / "linked.yaml").symlink_to(outside / "linked.yaml")
+    (folder / "relative.yaml").symlink_to("kept.yaml")
+    (repository.root / "recipes/llama-3.1-70b/b200").symlink_to(outside, target_is_directory=True)
+    (repository.root / "reference/gpus.yaml").unlink()
+    (repository.root / "reference/gpus.yaml").symlink_to(REPO / "reference/gpus.yaml")
+    head = commit(repository.root, "links")
+
+    destination = tmp_path / "export"
+    unread = Repository.at(repository.root).export(head, destination)
+    assert [(problem.path, problem.message) for problem in unread] == [
+        (path, "is a symbolic link; it was not read: commit the file itself")
+        for path in (
+            "recipes/llama-3.1-70b/b200",
+            "recipes/llama-3.1-70b/h100/linked.yaml",
+            "recipes/llama-3.1-70b/h100/relative.yaml",
+            "reference/gpus.yaml",
+        )
+    ]
+    assert [path for path in destination.rglob("*") if path.is_symlink()] == []
+    assert (destination / "recipes/llama-3.1-70b/h100/kept.yaml").is_file()
+    assert not (destination / "reference/gpus.yaml").exists()
+
+    # The working tree as the base: every other file is the same, the links are problems of HEAD.
+    git(repository.root, "checkout", "-q", "base")
+    code, out, err = run(capsys, "--root", repository.root, "diff", "HEAD", head, "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert (data["added"], data["changed"], data["removed"]) == ([], [], [])
+    assert [problem for problem in data["problems"]["head"] if "symbolic link" in problem] == [
+        f"{problem.path}: {problem.message}" for problem in unread
+    ]
+
+
+def test_diff_reads_a_revision_as_committed_whatever_its_gitattributes(
+    capsys: pytest.CaptureFixture[str], repository: Project
+) -> None:
+    kept = repository.root / "recipes/llama-3.1-70b/h100/kept.yaml"
+    kept.write_text("# $Format:%H$\n" + kept.read_text(encoding="utf-8"), encoding="utf-8")
+    (repository.root / ".gitattributes").write_text(
+        "*.yaml export-subst\nrecipes/llama-3.1-70b/h100/gone.yaml export-ignore\n", encoding="utf-8"
+    )
+    commit(repository.root, "attributes")
+    code, out, _ = run(capsys, "--root", repository.root, "diff", "HEAD", "--json")
+    assert code == 0
+    data = json.loads(out)
+    # Placeholders stay as committed (the working tree has them too), so nothing changed ...
+    assert (data["changed"], data["removed"]) == ([], [])
+    # ... but a file that git archive leaves out cannot be read (so it looks added), and says so.
+    assert data["added"] == ["llama-3.1-70b/h100/gone"]
+    assert data["problems"]["base"] == [
+        "recipes/llama-3.1-70b/h100/gone.yaml: is marked export-ignore in .gitattributes, so git archive leaves it out"
+    ]
 
 
 @pytest.mark.parametrize(

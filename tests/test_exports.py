@@ -4,6 +4,7 @@ pages that document them (schema reference, model and GPU views, compare page sh
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -12,6 +13,9 @@ import xml.etree.ElementTree as ElementTree
 
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, parse
+
+from openrecipes.catalogue import Entry, load_catalogue
+from openrecipes.feed import atom_feed
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -114,6 +118,52 @@ def test_atom_feed_lists_recipes_newest_first_with_absolute_links(project: Proje
     link = entries[1].find(f"{ATOM}link").get("href")
     assert link == f"https://openrecipes.github.io/openrecipes/recipes/{SEED_ID}/"
     assert '<link rel="alternate" type="application/atom+xml"' in result.html("")
+
+
+NOT_IN_XML = "".join(map(chr, [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xD800, 0xDFFF, 0xFFFE, 0xFFFF]))
+"""Characters XML 1.0 does not allow anywhere in a document (its production `Char`)."""
+
+
+def _seed_entry_saying(text: str) -> Entry:
+    """The seed's catalogue entry with `text` in every free-text field the feed shows."""
+    entry = next(entry for entry in load_catalogue(REPO).entries if entry.recipe.id == SEED_ID)
+    fields = entry.recipe.fields
+    fields = dataclasses.replace(
+        fields,
+        model=text,
+        author=dataclasses.replace(fields.author, name=text, url=text),
+        layout=dataclasses.replace(fields.layout, summary=text),
+    )
+    return dataclasses.replace(entry, recipe=dataclasses.replace(entry.recipe, fields=fields))
+
+
+def test_atom_feed_stays_well_formed_xml_whatever_text_it_is_given() -> None:
+    markup = "<b>x</b> &amp; ]]> \"quoted\" 'single' \t tab\nline"
+    feed_text = atom_feed([(_seed_entry_saying(markup + NOT_IN_XML), "recipes/a<b>/\x01/")], "https://e.org/a&b\x00/")
+    assert re.match(r"<\?xml version=(.)1\.0\1 encoding=(.)utf-8\2\?>\n", feed_text)
+    # Expat, like every feed reader, refuses a document holding any of those characters.
+    feed = ElementTree.fromstring(feed_text.encode("utf-8"))
+    shown = markup + "\ufffd" * len(NOT_IN_XML)  # each one replaced, so a reader sees something was there
+    entry = feed.find(f"{ATOM}entry")
+    assert entry.find(f"{ATOM}author").findtext(f"{ATOM}name") == shown
+    assert entry.find(f"{ATOM}author").findtext(f"{ATOM}uri") == shown
+    assert entry.findtext(f"{ATOM}title").startswith(shown + " on ")
+    assert entry.findtext(f"{ATOM}summary").endswith(". " + shown)
+    assert feed.get("{http://www.w3.org/XML/1998/namespace}base") == "https://e.org/a&b\ufffd/"
+    assert entry.find(f"{ATOM}link").get("href") == "https://e.org/a&b\ufffd/recipes/a<b>/\ufffd/"
+
+
+def test_atom_feed_is_dated_by_the_recipes_not_the_clock() -> None:
+    entry = _seed_entry_saying("text")
+    feed_text = atom_feed([(entry, "recipes/x/")], None)
+    assert feed_text == atom_feed([(entry, "recipes/x/")], None)
+    feed = ElementTree.fromstring(feed_text)
+    measured = entry.recipe.fields.result.measured.isoformat()
+    assert feed.findtext(f"{ATOM}updated") == feed.find(f"{ATOM}entry").findtext(f"{ATOM}updated")
+    assert feed.findtext(f"{ATOM}updated") == f"{measured}T00:00:00Z"
+    assert feed.findtext(f"{ATOM}id") == "/feed.xml"  # no site_url: links relative to the server's root
+    empty = ElementTree.fromstring(atom_feed([], None))
+    assert empty.findtext(f"{ATOM}updated") == "1970-01-01T00:00:00Z" and empty.find(f"{ATOM}entry") is None
 
 
 def test_home_page_lists_recently_added_and_links_the_data(project: Project) -> None:

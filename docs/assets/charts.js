@@ -18,7 +18,6 @@
   const OR = window.OpenRecipes;
   const CHART_NAME = /^[a-z0-9][a-z0-9._-]{0,200}$/;
   const PLOTLY = "assets/javascripts/plotly.min.js";
-  let loading = null; // the promise of window.Plotly
   const figures = new Map(); // chart name -> promise of its figure, kept across pages
   let plotlyStyles = []; // Plotly's <style> elements, kept across instant navigation
   let drawn = new Set(); // chart elements of the page shown, to purge when it is left
@@ -27,7 +26,7 @@
     purge();
     const charts = Array.from(doc.querySelectorAll(".or-chart[data-chart]"));
     if (!charts.length) return;
-    load(OR.siteUrl(PLOTLY).href)
+    OR.loadScript(OR.siteUrl(PLOTLY).href, "Plotly")
       .then((Plotly) => {
         if (signal.aborted) return;
         keepStyles();
@@ -64,25 +63,6 @@
       figures.set(name, promise);
     }
     return figures.get(name);
-  }
-
-  function load(src) {
-    if (window.Plotly) return Promise.resolve(window.Plotly);
-    if (!loading) {
-      loading = new Promise((resolve, reject) => {
-        const script = document.createElement("script");
-        script.src = src;
-        script.async = true;
-        script.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly")));
-        script.onerror = () => {
-          loading = null; // try again on the next page
-          script.remove();
-          reject(new Error(`cannot load ${src}`));
-        };
-        document.head.appendChild(script);
-      });
-    }
-    return loading;
   }
 
   // Plotly adds its stylesheet (<style id="plotly.js-style-global">) to <head> once, when it

@@ -6,7 +6,8 @@
  * Shown: the headline figures with their differences from the baseline, every field of the
  * recipes (flattened to dotted paths: layout.tp, stack.nccl, env.NCCL_DEBUG, ...) with the ones
  * that differ highlighted, and a line diff of each launch script against the baseline's
- * (Myers' algorithm, unified format). Everything from the data is written as text.
+ * (unified format, by jsdiff: the site's copy in assets/vendor/, loaded on this page only).
+ * Everything from the data is written as text.
  */
 (function () {
   "use strict";
@@ -14,6 +15,8 @@
   const OR = window.OpenRecipes;
   const h = OR.h;
   const KEYS = "abcdefghijklmnopqrstuvwxyz".split("");
+  // jsdiff (npm "diff"): the site's own copy (assets/vendor/, see its README), loaded only on this page.
+  const DIFF_JS = OR.siteUrl("assets/vendor/diff.min.js").href;
   let catalogue = null; // {url, promise} of the JSON export, kept across pages
 
   OR.onPage((doc, signal) => {
@@ -24,9 +27,11 @@
     const app = new Compare(root, home, signal);
     if (!catalogue || catalogue.url !== api) catalogue = { url: api, promise: fetchCatalogue(api) };
     const mine = catalogue;
+    // Without the diff library the rest of the page still works: the script section says so.
+    const library = OR.loadScript(DIFF_JS, "Diff").catch(() => null);
     app.loading();
-    mine.promise.then(
-      (records) => !signal.aborted && app.ready(records),
+    Promise.all([mine.promise, library]).then(
+      ([records, Diff]) => !signal.aborted && app.ready(records, Diff),
       (error) => {
         if (catalogue === mine) catalogue = null; // try again next time
         if (!signal.aborted) app.failed(error);
@@ -48,13 +53,6 @@
 
   /* -- figures and differences ----------------------------------------------------------- */
 
-  function relativeChange(value, base) {
-    if (base === 0) return "n/a";
-    const change = (value - base) / base;
-    if (Math.round(change * 1000) === 0) return "same";
-    return (change > 0 ? "+" : "−") + OR.percent(Math.abs(change));
-  }
-
   function pointChange(points, places) {
     if (Math.round(points * 10 ** places) === 0) return "same";
     return (points > 0 ? "+" : "−") + OR.number(Math.abs(points), places) + " pp";
@@ -63,7 +61,7 @@
   function usdChange(value, base) {
     const difference = value - base;
     if (Math.round(difference * 100) === 0) return "same";
-    return `${difference > 0 ? "+" : "−"}${OR.usd(Math.abs(difference))} (${relativeChange(value, base)})`;
+    return `${difference > 0 ? "+" : "−"}${OR.usd(Math.abs(difference))} (${OR.relativeChange(value, base)})`;
   }
 
   const get = (record, path) => path.split(".").reduce((value, key) => (value == null ? undefined : value[key]), record);
@@ -74,7 +72,7 @@
       label: "Tokens/s per GPU",
       path: "fields.result.tokens_per_s_per_gpu",
       format: (v) => OR.number(v, 1),
-      delta: relativeChange,
+      delta: OR.relativeChange,
       better: 1,
     },
     {
@@ -99,7 +97,7 @@
       delta: (v, b) => pointChange(v - b, 2),
       better: -1,
     },
-    { label: "GPU-hours", path: "fields.result.gpu_hours", format: (v) => OR.asWritten(v), delta: relativeChange },
+    { label: "GPU-hours", path: "fields.result.gpu_hours", format: (v) => OR.asWritten(v), delta: OR.relativeChange },
     {
       label: "Run cost",
       path: "derived.run_cost_usd",
@@ -138,116 +136,32 @@
     return String(value);
   }
 
-  /* -- line diff (Myers, "An O(ND) difference algorithm and its variations", 1986) ------- */
+  /* -- launch-script diff ----------------------------------------------------------------- */
 
   const MAX_EDITS = 1000; // beyond this many changed lines, show the scripts as replaced wholesale
 
-  /** [{op: " " | "-" | "+", text, a, b}] turning lines `a` into lines `b` (a, b: 1-based line numbers). */
-  function diffLines(a, b) {
-    let start = 0;
-    while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
-    let endA = a.length;
-    let endB = b.length;
-    while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-      endA -= 1;
-      endB -= 1;
-    }
-    const middle = editScript(a.slice(start, endA), b.slice(start, endB));
-    const ops = [];
-    for (let i = 0; i < start; i += 1) ops.push({ op: " ", text: a[i], a: i + 1, b: i + 1 });
-    for (const step of middle) {
-      ops.push({
-        op: step.op,
-        text: step.op === "+" ? b[start + step.j] : a[start + step.i],
-        a: step.op === "+" ? null : start + step.i + 1,
-        b: step.op === "-" ? null : start + step.j + 1,
-      });
-    }
-    for (let i = endA, j = endB; i < a.length; i += 1, j += 1) ops.push({ op: " ", text: a[i], a: i + 1, b: j + 1 });
-    return ops;
-  }
-
-  /** The shortest edit script from `a` to `b`: [{op, i, j}] with 0-based indexes into a and b. */
-  function editScript(a, b) {
-    const n = a.length;
-    const m = b.length;
-    const max = Math.min(n + m, MAX_EDITS);
-    const offset = max + 1;
-    const v = new Int32Array(2 * max + 3);
-    const trace = [];
-    let found = -1;
-    for (let d = 0; d <= max && found < 0; d += 1) {
-      trace.push(v.slice(offset - d - 1, offset + d + 2)); // v before round d, for k in -d-1..d+1
-      for (let k = -d; k <= d; k += 2) {
-        let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
-        let y = x - k;
-        while (x < n && y < m && a[x] === b[y]) {
-          x += 1;
-          y += 1;
-        }
-        v[offset + k] = x;
-        if (x >= n && y >= m) {
-          found = d;
-          break;
-        }
-      }
-    }
-    if (found < 0) {
-      return [...a.map((_, i) => ({ op: "-", i, j: 0 })), ...b.map((_, j) => ({ op: "+", i: n, j }))];
-    }
-    const steps = [];
-    let x = n;
-    let y = m;
-    for (let d = found; d >= 0; d -= 1) {
-      const saved = trace[d];
-      const at = (k) => saved[k + d + 1];
-      const k = x - y;
-      const previousK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-      const previousX = d === 0 ? 0 : at(previousK);
-      const previousY = d === 0 ? 0 : previousX - previousK;
-      while (x > previousX && y > previousY) {
-        x -= 1;
-        y -= 1;
-        steps.push({ op: " ", i: x, j: y });
-      }
-      if (d > 0) {
-        if (x === previousX) steps.push({ op: "+", i: x, j: y - 1 });
-        else steps.push({ op: "-", i: x - 1, j: y });
-      }
-      x = previousX;
-      y = previousY;
-    }
-    return steps.reverse();
-  }
-
-  /** Unified-diff hunks of `ops` with `context` unchanged lines around each change. */
-  function hunks(ops, context) {
-    const changed = [];
-    ops.forEach((step, index) => step.op !== " " && changed.push(index));
-    const out = [];
-    let i = 0;
-    while (i < changed.length) {
-      let last = changed[i];
-      let j = i + 1;
-      while (j < changed.length && changed[j] - last <= 2 * context + 1) {
-        last = changed[j];
-        j += 1;
-      }
-      const from = Math.max(0, changed[i] - context);
-      const to = Math.min(ops.length, last + context + 1);
-      const lines = ops.slice(from, to);
-      const aLines = lines.filter((step) => step.op !== "+");
-      const bLines = lines.filter((step) => step.op !== "-");
-      const before = (key) => {
-        for (let k = from - 1; k >= 0; k -= 1) if (ops[k][key] !== null) return ops[k][key];
-        return 0;
-      };
-      const aStart = aLines.length ? aLines[0].a : before("a");
-      const bStart = bLines.length ? bLines[0].b : before("b");
-      out.push({ header: `@@ -${aStart},${aLines.length} +${bStart},${bLines.length} @@`, lines });
-      i = j;
-    }
-    return out;
+  /**
+   * Unified-diff hunks turning script `before` into `after`, with `context` unchanged lines around
+   * each change: {hunks: [{header, lines: [{op: " " | "-" | "+", text}]}], added, removed}.
+   */
+  function scriptDiff(Diff, before, after, context) {
+    const a = splitLines(before);
+    const b = splitLines(after);
+    // Every line ends in a newline, so a missing final newline is no difference and jsdiff adds
+    // no "\ No newline at end of file" lines.
+    const text = (lines) => lines.map((line) => `${line}\n`).join("");
+    const patch = Diff.structuredPatch("", "", text(a), text(b), "", "", { context, maxEditLength: MAX_EDITS });
+    const raw = patch
+      ? patch.hunks
+      : [{ oldStart: 1, oldLines: a.length, newStart: 1, newLines: b.length, lines: [...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`)] }];
+    // A side with no lines is numbered by the line before it, 0 at the top, as diff -u does.
+    const start = (line, count) => (count ? line : line - 1);
+    const hunks = raw.map((hunk) => ({
+      header: `@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`,
+      lines: hunk.lines.map((line) => ({ op: line[0], text: line.slice(1) })),
+    }));
+    const count = (op) => hunks.reduce((total, hunk) => total + hunk.lines.filter((line) => line.op === op).length, 0);
+    return { hunks, added: count("+"), removed: count("-") };
   }
 
   function splitLines(text) {
@@ -266,6 +180,7 @@
       this.signal = signal;
       this.records = [];
       this.byId = new Map();
+      this.Diff = null; // jsdiff, once loaded
       this.onlyDifferences = false;
       root.querySelectorAll(":scope > :not(noscript)").forEach((element) => element.remove());
       this.status = h("p", { class: "or-note", role: "status", "aria-live": "polite" });
@@ -289,8 +204,9 @@
       );
     }
 
-    ready(records) {
+    ready(records, Diff) {
       this.records = records;
+      this.Diff = Diff;
       this.byId = new Map(records.map((record) => [record.id, record]));
       this.status.textContent = "";
       this.render(OR.params());
@@ -547,13 +463,19 @@
 
     scripts(chosen) {
       const base = chosen[0];
-      const baseLines = splitLines(get(base, "fields.run"));
+      const heading = h("h2", {}, "Launch scripts");
+      if (!this.Diff) {
+        return h(
+          "section",
+          { class: "or-compare__section" },
+          heading,
+          h("p", { class: "or-note", "data-or-diff-unavailable": true }, "The line diff could not be loaded; every recipe's page shows its launch script."),
+        );
+      }
       const sections = chosen.slice(1).map((record) => {
-        const ops = diffLines(baseLines, splitLines(get(record, "fields.run")));
-        const added = ops.filter((step) => step.op === "+").length;
-        const removed = ops.filter((step) => step.op === "-").length;
+        const diff = scriptDiff(this.Diff, get(base, "fields.run"), get(record, "fields.run"), 3);
         const title = h("h3", {}, "Launch script: ", h("code", {}, record.id), " against ", h("code", {}, base.id));
-        if (!added && !removed) {
+        if (!diff.hunks.length) {
           return h("div", { "data-or-diff": record.id }, title, h("p", { class: "or-note" }, "The launch scripts are identical."));
         }
         const code = h("code", {});
@@ -561,7 +483,7 @@
           h("span", { class: "or-diff__file" }, `--- ${base.id}`),
           h("span", { class: "or-diff__file" }, `+++ ${record.id}`),
         );
-        for (const hunk of hunks(ops, 3)) {
+        for (const hunk of diff.hunks) {
           code.append(h("span", { class: "or-diff__hunk" }, hunk.header));
           for (const step of hunk.lines) {
             const kind = step.op === "+" ? "add" : step.op === "-" ? "del" : "ctx";
@@ -572,15 +494,15 @@
           "div",
           { "data-or-diff": record.id },
           title,
-          h("p", { class: "or-note" }, `${added} line${added === 1 ? "" : "s"} added, ${removed} removed.`),
+          h("p", { class: "or-note" }, `${diff.added} line${diff.added === 1 ? "" : "s"} added, ${diff.removed} removed.`),
           h("pre", { class: "or-diff" }, code),
         );
       });
-      return h("section", { class: "or-compare__section" }, h("h2", {}, "Launch scripts"), sections);
+      return h("section", { class: "or-compare__section" }, heading, sections);
     }
   }
 
-  // For tests and for reuse: the diff on its own.
-  OR.diffLines = diffLines;
-  OR.diffHunks = hunks;
+  // For tests and for reuse: the diff on its own, once the library is loaded (OR.loadScript).
+  OR.scriptDiff = (before, after, context) => scriptDiff(window.Diff, before, after, context);
+  OR.diffLibrary = DIFF_JS;
 })();

@@ -209,6 +209,16 @@
   OR.asWritten = function (value) {
     return fixed(value, (plain(value).split(".")[1] || "").length, 0);
   };
+  /**
+   * How `value` compares with `base`, as describe.relative_change: "+12.3%", "−4.0%", "same"
+   * when it rounds to 0.0%, "n/a" against 0.
+   */
+  OR.relativeChange = function (value, base) {
+    if (base === 0) return "n/a";
+    const change = (value - base) / base;
+    if (Math.abs(change) < 0.0005) return "same";
+    return (change > 0 ? "+" : "−") + OR.percent(Math.abs(change));
+  };
 
   /* ---------------------------------------------------------------------------------------- */
   /* Elements. Every text from the data goes in as text (never as markup). */
@@ -236,6 +246,35 @@
       else element.appendChild(document.createTextNode(String(child)));
     }
     return element;
+  };
+
+  /* ---------------------------------------------------------------------------------------- */
+  /* Libraries a page needs (the site's own copies, nothing from other hosts). */
+
+  const libraries = new Map(); // src -> promise of the global it defines
+
+  /**
+   * Load the script at `src` once, on the pages that need it, and resolve with the global
+   * `name` it defines. A failed load is tried again the next time it is asked for.
+   */
+  OR.loadScript = function (src, name) {
+    if (window[name]) return Promise.resolve(window[name]);
+    if (!libraries.has(src)) {
+      const loading = new Promise((resolve, reject) => {
+        const script = document.createElement("script");
+        script.src = src;
+        script.async = true;
+        script.onload = () => (window[name] ? resolve(window[name]) : reject(new Error(`${src} defines no ${name}`)));
+        script.onerror = () => {
+          script.remove();
+          reject(new Error(`cannot load ${src}`));
+        };
+        document.head.appendChild(script);
+      });
+      loading.catch(() => libraries.delete(src));
+      libraries.set(src, loading);
+    }
+    return libraries.get(src);
   };
 
   /** localStorage that never throws (private windows, disabled storage). */

@@ -46,10 +46,9 @@
     }
   }
 
-  /** As describe.relative_change in Python: "+12.3%", "−4.0%", or "same" under 0.05%. */
-  function relativeChange(change) {
-    if (Math.abs(change) < 0.0005) return "same";
-    return (change > 0 ? "+" : "−") + OR.percent(Math.abs(change));
+  /** $ / 1M tokens at `price` $ per GPU-hour. */
+  function usdPerMillion(price, tokensPerSecondPerGpu) {
+    return (price / (tokensPerSecondPerGpu * 3600)) * 1e6;
   }
 
   /** "3.99", "$3.99", "3,99", "3.99/h" -> 3.99; anything else -> NaN. */
@@ -282,7 +281,7 @@
           restore(element);
           continue;
         }
-        const value = (price / (perGpu * 3600)) * 1e6;
+        const value = usdPerMillion(price, perGpu);
         element.textContent = OR.usd(value);
         if (element.hasAttribute("data-value")) element.setAttribute("data-value", String(value));
         element.setAttribute("title", `${note}; published: ${saved.text.trim()}`);
@@ -306,7 +305,8 @@
           restore(element);
           continue;
         }
-        element.textContent = `(${relativeChange(base / other - 1)})`;
+        // As the page's published delta: the relative change of the two $ / 1M figures.
+        element.textContent = `(${OR.relativeChange(usdPerMillion(price, other), usdPerMillion(price, base))})`;
         element.classList.add("or-custom-price");
       }
       for (const element of this.sources) {

@@ -7,6 +7,7 @@ option, missing path, unknown id or revision). Every error is one line on stderr
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -20,6 +21,7 @@ from .catalogue import RECIPES_DIR, load_catalogue
 from .changes import changes_json, changes_text, compare
 from .gitrev import GitError, Repository
 from .newrecipe import NewRecipe, create
+from .problems import Problem, sorted_problems
 from .project import UsageError, project_root, recipe_paths
 from .schema import SCHEMA_RELATIVE_PATH
 
@@ -122,14 +124,21 @@ def cmd_diff(args: argparse.Namespace) -> int:
         head_commit = repository.commit(args.head) if args.head else None
         with tempfile.TemporaryDirectory(prefix="openrecipes-diff-") as temporary:
             base_root = Path(temporary) / "base"
-            repository.export(base_commit, base_root)
+            base_unread = repository.export(base_commit, base_root)
             head_root = root
+            head_unread: tuple[Problem, ...] = ()
             if head_commit is not None:
                 head_root = Path(temporary) / "head"
-                repository.export(head_commit, head_root)
+                head_unread = repository.export(head_commit, head_root)
             base_label = f"{args.base} ({base_commit[:12]})"
             head_label = f"{args.head} ({head_commit[:12]})" if head_commit else "the working tree"
             changes = compare(_loadable(base_root, base_label), head_root, base=base_label, head=head_label)
+        # Files of a revision that were not read (links, export-ignore) are problems of that revision.
+        changes = dataclasses.replace(
+            changes,
+            base_problems=sorted_problems([*changes.base_problems, *base_unread]),
+            head_problems=sorted_problems([*changes.head_problems, *head_unread]),
+        )
     except GitError as error:
         raise UsageError(str(error)) from None
     if args.json:

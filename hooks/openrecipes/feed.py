@@ -2,11 +2,37 @@
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from . import describe, fmt
 from .catalogue import Entry
+
+ATOM = "http://www.w3.org/2005/Atom"
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
+
+NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""Characters XML 1.0 forbids (most C0 controls, lone surrogates, U+FFFE, U+FFFF). ElementTree
+escapes markup but writes these as they are, and a feed reader then rejects the whole feed."""
+
+
+def xml_text(text: str) -> str:
+    """`text` with every character XML 1.0 forbids replaced by U+FFFD, so a reader sees that
+    something was there (the loader refuses such recipes; this keeps the feed well-formed anyway)."""
+    return NOT_XML.sub("\ufffd", text)
+
+
+def _add(parent: ElementTree.Element, tag: str, text: str | None = None, **attributes: str) -> ElementTree.Element:
+    element = ElementTree.SubElement(parent, tag, {name: xml_text(value) for name, value in attributes.items()})
+    if text is not None:
+        element.text = xml_text(text)
+    return element
+
+
+def _date(day_iso: str) -> str:
+    # Recipes are measured on a day; Atom wants a date-time.
+    return f"{day_iso}T00:00:00Z"
 
 
 def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str:
@@ -17,16 +43,16 @@ def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str
     """
     base = (site_url or "/").rstrip("/") + "/"
     updated = entries[0][0].recipe.fields.result.measured.isoformat() if entries else "1970-01-01"
-    lines = [
-        '<?xml version="1.0" encoding="utf-8"?>',
-        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:base={quoteattr(base)}>',
-        "  <title>OpenRecipes: new training recipes</title>",
-        "  <subtitle>LLM training recipes with recomputed MFU and cost, newest measurement first.</subtitle>",
-        f"  <id>{escape(base)}feed.xml</id>",
-        f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>',
-        f"  <link href={quoteattr(base)}/>",
-        f"  <updated>{updated}T00:00:00Z</updated>",
-    ]
+    # Atom is the default namespace, declared on the root, and the elements are left unqualified:
+    # ElementTree's own default_namespace= refuses unqualified attributes (href, rel), which
+    # Atom's are. The parsed feed is the same either way.
+    feed = ElementTree.Element("feed", {"xmlns": ATOM, XML_BASE: xml_text(base)})
+    _add(feed, "title", "OpenRecipes: new training recipes")
+    _add(feed, "subtitle", "LLM training recipes with recomputed MFU and cost, newest measurement first.")
+    _add(feed, "id", f"{base}feed.xml")
+    _add(feed, "link", rel="self", href=f"{base}feed.xml")
+    _add(feed, "link", href=base)
+    _add(feed, "updated", _date(updated))
     for entry, url in entries:
         f = entry.recipe.fields
         price = (
@@ -36,15 +62,17 @@ def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str
             f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price} per 1M tokens, "
             f"MFU {fmt.percent(f.result.mfu)}; {f.status}, correctness {f.correctness.result}. {f.layout.summary}"
         )
-        lines += [
-            "  <entry>",
-            f"    <title>{escape(describe.title(entry.recipe))}</title>",
-            f"    <id>urn:openrecipes:recipe:{escape(entry.recipe.id)}</id>",
-            f"    <link href={quoteattr(base + url)}/>",
-            f"    <updated>{f.result.measured.isoformat()}T00:00:00Z</updated>",
-            f"    <author><name>{escape(f.author.name)}</name><uri>{escape(f.author.url)}</uri></author>",
-            f"    <summary>{escape(summary)}</summary>",
-            "  </entry>",
-        ]
-    lines.append("</feed>")
-    return "\n".join(lines) + "\n"
+        item = _add(feed, "entry")
+        _add(item, "title", describe.title(entry.recipe))
+        _add(item, "id", f"urn:openrecipes:recipe:{entry.recipe.id}")
+        _add(item, "link", href=base + url)
+        _add(item, "updated", _date(f.result.measured.isoformat()))
+        author = _add(item, "author")
+        _add(author, "name", f.author.name)
+        _add(author, "uri", f.author.url)
+        _add(item, "summary", summary)
+    ElementTree.indent(feed, space="  ")
+    # Bytes, not encoding="unicode": for "unicode" the declaration names the locale's encoding,
+    # which would make the file differ between machines. MkDocs writes the text as UTF-8.
+    document = ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True)
+    return document.decode("utf-8") + "\n"

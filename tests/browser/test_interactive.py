@@ -14,7 +14,7 @@ import pytest
 import yaml
 from conftest import SEED_ID, SEED_PATH
 
-from openrecipes import fmt
+from openrecipes import describe, fmt
 
 from .conftest import DEFAULT_ORDER, Site, Watch
 
@@ -519,6 +519,30 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     page.wait_for_function("() => document.querySelectorAll('[data-or-compare-figures] thead th').length === 4")
 
 
+def test_compare_works_under_a_strict_content_security_policy(page: Any, site: Site, watch: Watch) -> None:
+    """The diff library included, nothing on the page needs eval or an inline script: a policy of
+    `script-src 'self'` sent by the server (besides the page's own) changes nothing."""
+
+    def with_policy(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": "script-src 'self'"})
+
+    page.route(re.compile(r"/compare/(\?.*)?$"), with_policy)
+    page.goto(site.url + "compare/?a=llama-3.1-70b/h100/mid&b=llama-3.1-70b/h100/big")
+    page.wait_for_selector("[data-or-diff] .or-diff__line")
+    assert page.text_content("[data-or-diff] .or-diff__hunk") == "@@ -1,3 +1,3 @@"
+    assert page.evaluate("OpenRecipes.diffLibrary") == site.url + "assets/vendor/diff.min.js"
+    assert site.url + "assets/vendor/diff.min.js" in watch.requests
+    # The page fixture fails the test on any console error: a refused script or eval would be one.
+
+
+def test_compare_says_so_when_the_diff_library_cannot_load(page: Any, site: Site) -> None:
+    page.route("**/assets/vendor/diff.min.js", lambda route: route.fulfill(status=200, body="/* empty */"))
+    page.goto(site.url + "compare/?a=llama-3.1-70b/h100/mid&b=llama-3.1-70b/h100/big")
+    page.wait_for_selector("[data-or-diff-unavailable]")
+    assert page.locator("[data-or-compare-figures] tr[data-metric='MFU']").count() == 1
+
+
 def test_compare_with_unknown_ids_says_so(page: Any, site: Site) -> None:
     page.goto(site.url + "compare/?a=no/such/recipe&b=llama-3.1-70b/h100/mid&c=%3Cscript%3Ealert(1)%3C/script%3E")
     page.wait_for_selector("[data-or-compare-unknown]")
@@ -558,6 +582,8 @@ def test_every_page_loads_without_errors_or_requests_to_other_hosts(
         page.wait_for_function(charts_drawn())
     else:
         assert not any(url.endswith("plotly.min.js") for url in watch.requests)
+    # The launch-script diff library only where there are scripts to diff.
+    assert any(url.endswith("/vendor/diff.min.js") for url in watch.requests) == (path == "compare/")
     assert all(urlsplit(url).netloc == urlsplit(site.url).netloc for url in watch.requests)
     # The page fixture asserts, after this, that no console error, page error or foreign request happened.
 
@@ -604,6 +630,14 @@ def test_numbers_are_formatted_exactly_as_the_python_side_formats_them(page: Any
     ]
     assert got == expected
 
+    # Relative changes, on both sides of "same" (under 0.05%) and of each rounding step.
+    pairs = [(v, base) for base in (1, 900.0, 2000, 0.1857) for v in (base, base * 1.0005, base * 0.9995)]
+    pairs += [(2001, 2000), (1999, 2000), (1.0005, 1), (0.9995, 1), (5, 0), (0, 5), (700.0, 900.0), (2.7302, 2.1235)]
+    pairs += [(random.uniform(0, 1000), random.uniform(0.001, 1000)) for _ in range(300)]
+    pairs += [(base * (1 + random.randint(-30, 30) / 20_000), base) for base in values if base]
+    got = page.evaluate("pairs => pairs.map(([v, base]) => OpenRecipes.relativeChange(v, base))", pairs)
+    assert got == [describe.relative_change(v, base) for v, base in pairs]
+
 
 def test_script_diff_is_a_shortest_edit_script(page: Any, site: Site) -> None:
     random = __import__("random").Random(7)
@@ -622,18 +656,31 @@ def test_script_diff_is_a_shortest_edit_script(page: Any, site: Site) -> None:
         return len(a) + len(b) - 2 * lcs[0][0]
 
     page.goto(site.url + "compare/")
+    page.wait_for_function("() => window.Diff")  # the page loads its diff library itself
     results = page.evaluate(
         """cases => cases.map(([a, b]) => {
-            const ops = OpenRecipes.diffLines(a, b);
-            return {ops, hunks: OpenRecipes.diffHunks(ops, 3).map(h => [h.header, h.lines.length])};
+            // Scripts as the recipes hold them: the last line with or without its newline.
+            const before = a.join("\\n") + (a.length % 2 ? "\\n" : ""), after = b.join("\\n");
+            const whole = OpenRecipes.scriptDiff(before, after, a.length + b.length);  // every line as context
+            const shown = OpenRecipes.scriptDiff(before, after, 3);
+            const lines = (diff) => diff.hunks.map(h => [h.header, h.lines.map(l => [l.op, l.text])]);
+            return {whole: lines(whole), shown: lines(shown), added: shown.added, removed: shown.removed};
         })""",
         cases,
     )
     for (a, b), result in zip(cases, results, strict=True):
-        ops = result["ops"]
-        assert [op["text"] for op in ops if op["op"] != "+"] == a
-        assert [op["text"] for op in ops if op["op"] != "-"] == b
-        assert sum(op["op"] != " " for op in ops) == shortest(a, b), (a, b)
-        for header, length in result["hunks"]:
-            minus, plus = re.fullmatch(r"@@ -\d+,(\d+) \+\d+,(\d+) @@", header).groups()
-            assert int(minus) + int(plus) >= length
+        whole = [line for _, lines in result["whole"] for line in lines]
+        assert [text for op, text in whole if op != "+"] == (a if a != b else [])
+        assert [text for op, text in whole if op != "-"] == (b if a != b else [])
+        assert result["added"] + result["removed"] == shortest(a, b), (a, b)
+        assert result["added"] == sum(op == "+" for op, _ in whole)
+        for header, lines in result["shown"]:
+            numbers = re.fullmatch(r"@@ -(\d+),(\d+) \+(\d+),(\d+) @@", header).groups()
+            for (start, count), side, other in (((numbers[0], numbers[1]), a, "+"), ((numbers[2], numbers[3]), b, "-")):
+                # Each side's lines are where the header says; with none, it names the line before them.
+                first, count = int(start) - (int(count) > 0), int(count)
+                assert [text for op, text in lines if op != other] == side[first : first + count], header
+                assert 0 <= first <= len(side)
+        # Hunks are in order and do not overlap.
+        starts = [int(re.match(r"@@ -(\d+)", header).group(1)) for header, _ in result["shown"]]
+        assert starts == sorted(starts)
