@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .builddate import VARIABLE as BUILD_DATE_VARIABLE
+from .builddate import BuildDateError, build_date
 from .checks import Derived, analyse
 from .problems import Problem, json_path, sorted_problems
 from .records import Recipe, RecipeFields, build_record
@@ -145,9 +147,18 @@ def _collector_paused() -> Iterator[None]:
 
 
 def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None) -> Catalogue:
-    """Read, validate and check every recipe under `root` (or only the given files)."""
+    """Read, validate and check every recipe under `root` (or only the given files).
+
+    `today` is the date of the build (`builddate.build_date()` unless given).
+    """
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     reference, problems = load_reference(root)
+    if today is None:
+        try:
+            today = build_date()
+        except BuildDateError as error:
+            problems.append(Problem(BUILD_DATE_VARIABLE, 0, 0, "", str(error)))
+            today = dt.datetime.now(dt.UTC).date()
     files, tree_problems = discover(root, only)
     problems += tree_problems
     entries = []
@@ -156,7 +167,7 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
             recipe, locations, file_problems = load_recipe(path, root, schema)
             problems += file_problems
             if recipe is not None and reference is not None:
-                derived, check_problems = analyse(recipe, locations, reference, today or dt.date.today())
+                derived, check_problems = analyse(recipe, locations, reference, today)
                 problems += check_problems
                 entries.append(Entry(recipe, derived))
     problems += id_collisions(entry.recipe for entry in entries)
