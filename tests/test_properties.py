@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+import unicodedata
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main as cli
 from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
-from openrecipes.yamlsource import read_document
+from openrecipes.yamlsource import first_refused, read_document
 
 SEED_DATA = yaml.safe_load(SEED)
 SCHEMA = Schema.load(REPO / SCHEMA_RELATIVE_PATH)
@@ -148,3 +149,22 @@ def test_builds_of_mutated_recipes_end_in_a_site_or_reported_problems(
     (root / FILE).write_bytes(_dump(data))
     result = build_site(root, work / "site")  # raises if anything but a clean abort happens
     assert result.ok or result.errors()
+
+
+REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.characters(), st.text(alphabet=st.characters(codec="ascii"), max_size=5))
+def test_a_character_is_refused_exactly_when_its_category_is(char: str, around: str) -> None:
+    refused = unicodedata.category(char) in REFUSED_CATEGORIES and char not in "\t\n"
+    text = around + char + around
+    assert (first_refused(text) is not None) == (refused or first_refused(around + around) is not None)
+    if refused and first_refused(around) is None:
+        assert first_refused(text) == len(around)
+
+
+def test_the_seed_with_windows_line_ends_and_a_byte_order_mark_reads_the_same() -> None:
+    document, problems = read_document(b"\xef\xbb\xbf" + SEED.replace("\n", "\r\n").encode("utf-8"), FILE)
+    assert problems == []
+    assert document is not None and document.data == SEED_DATA

@@ -60,10 +60,42 @@ _IMPLICIT_SCALAR_TAGS = {
     "tag:yaml.org,2002:timestamp",
 }
 
-# Characters that change how text is displayed or executed without being visible: C0/C1
-# controls (bar tab and newline) and the bidirectional overrides of "Trojan Source" attacks,
-# which could make a launch script read differently from what it runs.
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Characters no recipe needs, refused by Unicode category wherever they are, in keys and values:
+# they display as nothing or differently from what they are, so text that reads one way could
+# run or compare another ("Trojan Source"), and several are not allowed in XML (the feed) at all.
+_REFUSED_CATEGORIES = {
+    "Cc": "control character",  # bar tab and newline, which are never looked up
+    "Cf": "invisible character",  # zero-width spaces and joiners, bidi overrides, BOM, tag characters
+    "Zl": "invisible line break",  # U+2028: a line break to some readers, none to others
+    "Zp": "invisible line break",  # U+2029
+    "Cs": "lone surrogate",
+    "Co": "private-use character",
+    "Cn": "unassigned code point",  # noncharacters (U+FFFE, U+FDD0...) are unassigned too
+}
+# Characters worth looking up: every one but the printable ASCII ones, tab and newline. Plain
+# ASCII text, nearly all of a recipe, is passed over by the regex engine without a lookup.
+_SUSPECT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\U0010ffff]")
+
+
+def first_refused(text: str) -> int | None:
+    """The index of the first character of `text` that a recipe may not hold, or None."""
+    for match in _SUSPECT.finditer(text):
+        if unicodedata.category(match.group()) in _REFUSED_CATEGORIES:
+            return match.start()
+    return None
+
+
+def describe_refused(char: str) -> str:
+    """`U+200B` as a problem: what kind of character it is and its name."""
+    code = ord(char)
+    kind = _REFUSED_CATEGORIES[unicodedata.category(char)]
+    if code & 0xFFFE == 0xFFFE or 0xFDD0 <= code <= 0xFDEF:
+        kind = "noncharacter"
+    name = unicodedata.name(char, "")
+    if kind == "unassigned code point":
+        name = f"not a character in Unicode {unicodedata.unidata_version}"
+    return f"contains the {kind} U+{code:04X}" + (f" ({name})" if name else "") + "; remove it"
+
 
 Path = tuple[str | int, ...]
 
@@ -158,8 +190,18 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     try:
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
+        # A raw U+2028 or U+0085 is a line break to YAML and none to an editor: the syntax error
+        # it causes is best explained by the character, which has to go anyway.
+        refused = first_refused(text)
+        mark = error.problem_mark or error.context_mark
+        if refused is not None and mark is not None and refused <= mark.index:
+            return None, [_refused_character(text, refused, display_path)]
         return None, [_yaml_error(error, display_path)]
     except yaml.YAMLError as error:
+        # libyaml refuses some characters (U+FFFE, most controls) before parsing, without a line.
+        refused = first_refused(text)
+        if isinstance(error, yaml.reader.ReaderError) and refused is not None:
+            return None, [_refused_character(text, refused, display_path)]
         return whole_file(f"YAML error: {error}")
     finally:
         loader.dispose()
@@ -172,6 +214,12 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     except _TooLargeError as error:
         return None, [Problem(display_path, error.position.line, error.position.column, "", str(error))]
     return Document(data, builder.source_map), builder.problems
+
+
+def _refused_character(text: str, index: int, display_path: str) -> Problem:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return Problem(display_path, line, column, "", describe_refused(text[index]))
 
 
 def _yaml_error(error: yaml.MarkedYAMLError, display_path: str) -> Problem:
@@ -294,11 +342,9 @@ class _Builder:
         return value
 
     def _check_text(self, node: Node, path: Path, text: str) -> None:
-        found = _INVISIBLE.search(text)
-        if found:
-            char = found.group()
-            name = unicodedata.name(char, "control character")
-            self.problem(node, path, f"contains the invisible character U+{ord(char):04X} ({name}); remove it")
+        index = first_refused(text)
+        if index is not None:
+            self.problem(node, path, describe_refused(text[index]))
 
 
 @functools.lru_cache(maxsize=8192)
