@@ -257,7 +257,7 @@ def test_new_writes_every_field_with_placeholders_that_fail_until_filled(
     assert all("placeholder not filled in: " in line for line in problems), problems
     assert (
         "recipes/llama-3.1-70b/h100/mine.yaml:62:7: $.layout.tp: placeholder not filled in: "
-        "Tensor-parallel degree. Write an integer ≥ 1"
+        "Tensor-parallel degree. Write an integer ≥ 1 and ≤ 1,000,000"
     ) in problems
     by_field = {line.split(": ", 2)[1]: line.split(": ", 2)[2] for line in problems}
     assert by_field["$.workload.precision"].endswith("Write one of 'bf16', 'fp16', 'fp8', 'mxfp8'")

@@ -23,9 +23,13 @@ import yaml
 from conftest import REPO, SEED, SEED_ID, Project
 from mkdocs.config import load_config
 
+from openrecipes import catalogue
 from openrecipes.catalogue import load_catalogue
 from openrecipes.problems import Problem
+from openrecipes.schema import Schema, resolve
 from openrecipes.site import HOME_PAGE, plan_site
+from openrecipes.synthetic import yaml_text
+from openrecipes.yamlsource import MAX_NUMBER, MIN_NUMBER
 
 FILE = f"recipes/{SEED_ID}.yaml"
 CORPUS = Path(__file__).parent / "corpus"
@@ -268,3 +272,74 @@ def test_mkdocs_build_prints_the_problems_without_a_traceback_with_and_without_s
         assert f"{FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'" in done.stderr
         assert "Traceback" not in done.stderr
         assert not (project.site / "index.html").exists()
+
+
+def test_an_unexpected_error_in_one_file_is_that_files_problem_and_the_others_are_checked(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.add_seed()
+    project.add_seed("qwen3.8-27b/h200/second")
+    project.add("qwen3.8-27b/h200/broken", SEED.replace("  tp: 4\n", "  tp: four\n"))
+    checked = catalogue.analyse
+
+    def bug_on_second(recipe: Any, *args: Any) -> Any:
+        if recipe.id.endswith("/second"):
+            raise OverflowError("int too large to convert to float")
+        return checked(recipe, *args)
+
+    monkeypatch.setattr(catalogue, "analyse", bug_on_second)
+    loaded = load_catalogue(project.root)
+    assert [str(problem) for problem in loaded.problems] == [
+        "recipes/qwen3.8-27b/h200/broken.yaml:58:7: $.layout.tp: 'four' is not of type 'integer'",
+        "recipes/qwen3.8-27b/h200/second.yaml: internal error while checking this file (OverflowError: int too "
+        "large to convert to float); please report it",
+    ]
+    assert [entry.recipe.id for entry in loaded.entries] == [SEED_ID]
+
+    def bug_in_reference(root: Path) -> Any:
+        raise KeyError("gpus")
+
+    monkeypatch.setattr(catalogue, "load_reference", bug_in_reference)
+    assert [str(problem) for problem in load_catalogue(project.root).problems][-1] == (
+        "reference/: internal error while checking this file (KeyError: 'gpus'); please report it"
+    )
+
+
+def _numbers(node: dict[str, Any], path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
+    node = resolve(node, SCHEMA.document)
+    for name, child in node.get("properties", {}).items():
+        child = resolve(child, SCHEMA.document)
+        types = child.get("type", [])
+        if {"number", "integer"} & set(types if isinstance(types, list) else [types]):
+            yield (*path, name), child
+        yield from _numbers(child, (*path, name))
+
+
+SCHEMA = Schema.load(REPO / "schema/recipe.schema.yaml")
+# Figures the checks recompute or compare: at a bound they fail a check, and are never shown.
+CHECKED = {"count", "per_node", "memory_gb", "tp", "pp", "cp", "ep", "etp", "dp", "rows_per_microbatch",
+           "global_batch", "row_tokens", "rows", "tokens_per_s_per_gpu", "usd_per_million_tokens", "mfu",
+           "steps_per_run", "window_tokens", "schema_version"}  # fmt: skip
+
+
+@pytest.mark.parametrize("bound", ["minimum", "maximum"])
+def test_every_figure_at_its_bounds_is_valid_and_renders(project: Project, bound: str) -> None:
+    data = yaml.safe_load(SEED)
+    data["layout"]["recompute"] = {"granularity": "full", "method": "uniform"}  # null in the seed
+    for path, node in _numbers(SCHEMA.document):
+        if path[-1] in CHECKED:
+            continue
+        limit = node.get(bound, node.get("exclusiveMinimum" if bound == "minimum" else "exclusiveMaximum"))
+        if limit is None:
+            limit = (-1 if bound == "minimum" else 1) * (MAX_NUMBER - 1)  # the loader's own bound
+        elif bound not in node:
+            limit = limit * (1.5 if bound == "minimum" else 0.5) if limit else MIN_NUMBER
+        parent = data
+        for key in path[:-1]:
+            parent = parent.setdefault(key, {})
+        parent[path[-1]] = limit if "integer" in str(node.get("type")) else float(limit)
+    project.add(SEED_ID, yaml_text(data))
+    plan = plan_site(project.root)
+    assert plan.problems == ()
+    for output in plan.outputs:
+        output.text()  # every page and export of the recipe renders

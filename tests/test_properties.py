@@ -14,10 +14,11 @@ from conftest import REPO, SEED, SEED_ID, Project, build_site, copy_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from openrecipes import fmt
 from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main as cli
 from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
-from openrecipes.yamlsource import first_refused, read_document
+from openrecipes.yamlsource import MIN_NUMBER, first_refused, read_document
 
 SEED_DATA = yaml.safe_load(SEED)
 SCHEMA = Schema.load(REPO / SCHEMA_RELATIVE_PATH)
@@ -168,3 +169,19 @@ def test_the_seed_with_windows_line_ends_and_a_byte_order_mark_reads_the_same() 
     document, problems = read_document(b"\xef\xbb\xbf" + SEED.replace("\n", "\r\n").encode("utf-8"), FILE)
     assert problems == []
     assert document is not None and document.data == SEED_DATA
+
+
+# Figures recomputed from bounded fields reach about 10^24 (window tokens: steps × batch × row).
+recomputed_numbers = st.one_of(
+    st.integers(min_value=-(10**24), max_value=10**24),
+    st.just(0.0),
+    st.floats(min_value=MIN_NUMBER, max_value=1e24),
+    st.floats(min_value=-1e24, max_value=-MIN_NUMBER),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(recomputed_numbers, st.integers(min_value=0, max_value=4))
+def test_every_number_the_reader_lets_through_can_be_formatted(value: float, places: int) -> None:
+    for text in (fmt.number(value, places), fmt.usd(value, places), fmt.percent(value, places), fmt.as_written(value)):
+        assert text and "e" not in text.lower()

@@ -15,9 +15,9 @@ from pathlib import Path
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
 from .checks import Derived, analyse
-from .problems import Problem, json_path, sorted_problems
+from .problems import Problem, internal_error, json_path, sorted_problems
 from .records import Recipe, RecipeFields, build_record
-from .reference import Reference, load_reference
+from .reference import REFERENCE_DIR, Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .skeleton import placeholder_problems
 from .yamlsource import MAX_FILE_BYTES, SourceMap, read_document
@@ -152,7 +152,10 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
     `today` is the date of the build (`builddate.build_date()` unless given).
     """
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
-    reference, problems = load_reference(root)
+    try:
+        reference, problems = load_reference(root)
+    except Exception as error:  # a bug of ours: reported like any problem, and the recipes still read
+        reference, problems = None, [internal_error(REFERENCE_DIR + "/", error)]
     if today is None:
         try:
             today = build_date()
@@ -164,15 +167,26 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
     entries = []
     with _collector_paused():
         for path in files:
-            recipe, locations, file_problems = load_recipe(path, root, schema)
+            try:
+                entry, file_problems = _check_file(path, root, schema, reference, today)
+            except Exception as error:  # a bug of ours: one file's problem, never the end of the run
+                entry, file_problems = None, [internal_error(_display_path(path, root), error)]
             problems += file_problems
-            if recipe is not None and reference is not None:
-                derived, check_problems = analyse(recipe, locations, reference, today)
-                problems += check_problems
-                entries.append(Entry(recipe, derived))
+            if entry is not None:
+                entries.append(entry)
     problems += id_collisions(entry.recipe for entry in entries)
     entries.sort(key=lambda entry: table_order_key(entry.recipe))
     return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
+
+
+def _check_file(
+    path: Path, root: Path, schema: Schema, reference: Reference | None, today: dt.date
+) -> tuple[Entry | None, list[Problem]]:
+    recipe, locations, problems = load_recipe(path, root, schema)
+    if recipe is None or reference is None:
+        return None, problems
+    derived, check_problems = analyse(recipe, locations, reference, today)
+    return Entry(recipe, derived), problems + check_problems
 
 
 def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:
@@ -203,21 +217,11 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
         return None, document.source_map, problems
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
-    # A value already refused while reading (a tag, a duplicate, a placeholder) would only repeat as a schema error.
-    refused = [problem.where for problem in problems if problem.where]
-    problems += [
-        problem
-        for problem in schema.problems(document.data, document.source_map, display)
-        if not any(_within(problem.where, where) for where in refused)
-    ]
+    problems += schema.problems(document.data, document.source_map, display, refused=problems)
     if problems:
         return None, document.source_map, problems
     recipe = Recipe(id=recipe_id_for(display), path=display, fields=build_record(RecipeFields, document.data))
     return recipe, document.source_map, _placement_problems(recipe, document.source_map)
-
-
-def _within(path: str, ancestor: str) -> bool:
-    return path == ancestor or path.startswith((ancestor + ".", ancestor + "["))
 
 
 def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:

@@ -122,7 +122,7 @@ def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
         document, file_problems = read_document(raw, display)
         if document is not None:
             file_problems += Schema.load(schema_path, f"{kind}_file").problems(
-                document.data, document.source_map, display
+                document.data, document.source_map, display, refused=file_problems
             )
         problems += file_problems
         if document is not None and not file_problems:

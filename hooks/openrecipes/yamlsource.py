@@ -31,6 +31,16 @@ MAX_NODES = 20_000
 MAX_DEPTH = 32
 """Recipes nest four levels deep. (libyaml itself refuses flow nesting beyond 1,000 levels.)"""
 
+MAX_NUMBER = 2**53
+"""Every number read stays below this in size: the largest integer JSON readers and the site's
+scripts keep exactly, and far beyond any figure of a training run. The schema sets each field's
+own, tighter bounds; this one holds for every number, so no later arithmetic or formatting can
+overflow, whatever field a number is in."""
+
+MIN_NUMBER = 1e-12
+"""Every number read is 0 or at least this in size: no figure is smaller, and a number with
+hundreds of decimals cannot be formatted."""
+
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -329,12 +339,25 @@ class _Builder:
         try:
             value = self.loader.yaml_constructors[node.tag](self.loader, node)
         except (yaml.YAMLError, ValueError) as error:
-            self.problem(node, path, f"cannot read {node.value!r}: {error}")
+            # Python refuses to read integers of thousands of digits: that is a number out of range.
+            message = _out_of_range(node.value) if node.tag == _INT else f"cannot read {_brief(node.value)}: {error}"
+            self.problem(node, path, message)
             return node.value
         if not isinstance(value, str):
             self.source_map.scalar_text[path] = node.value
-        if isinstance(value, float) and not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value) and not _INFINITY_OR_NAN.match(node.value):
+            self.problem(node, path, _out_of_range(node.value))  # 1e999: a finite number too large for a float
+        elif isinstance(value, float) and not math.isfinite(value):
             self.problem(node, path, f"{node.value} is not a finite number")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= MAX_NUMBER:
+            self.problem(node, path, _out_of_range(node.value))
+        elif isinstance(value, float) and (0 < abs(value) < MIN_NUMBER or (value == 0 and _NONZERO.search(node.value))):
+            self.problem(
+                node,
+                path,
+                f"{_brief(node.value)} is too close to 0: no figure in a recipe is smaller than {MIN_NUMBER:g}, "
+                "but for 0 itself",
+            )
         elif isinstance(value, str):
             self._check_text(node, path, value)
         elif isinstance(value, dt.datetime):
@@ -345,6 +368,23 @@ class _Builder:
         index = first_refused(text)
         if index is not None:
             self.problem(node, path, describe_refused(text[index]))
+
+
+_INT = "tag:yaml.org,2002:int"
+_INFINITY_OR_NAN = re.compile(r"[-+]?\.(?:inf|nan)$", re.IGNORECASE)
+_NONZERO = re.compile(r"^[-+]?[0._]*[1-9]")  # a mantissa that is not zero (1e-400 reads as 0.0)
+
+
+def _out_of_range(written: str) -> str:
+    return (
+        f"{_brief(written)} is out of range: no figure in a recipe comes near ±2^53 ({MAX_NUMBER:,}), "
+        "the largest integer that JSON readers and the site's scripts keep exactly"
+    )
+
+
+def _brief(written: str) -> str:
+    """A value as written, shortened: a number of 400 digits would fill the screen."""
+    return written if len(written) <= 30 else f"{written[:12]}...{written[-6:]} ({len(written):,} characters)"
 
 
 @functools.lru_cache(maxsize=8192)
