@@ -161,11 +161,9 @@ def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_p
         patterns = list(schema.get("patternProperties", {}))
         for name in _unexpected_keys(error.instance, schema):
             if patterns and not allowed:
-                yield at(
-                    (*path, name),
-                    f"{name!r} is not a valid name here; names match {' or '.join(patterns)}",
-                    key=True,
-                )
+                hint = schema.get("x-hint")
+                rule = f". {hint}" if hint else f"; names match {' or '.join(patterns)}"
+                yield at((*path, name), f"{name!r} is not a valid name here{rule}", key=True)
                 continue
             message = f"unknown key {name!r}"
             close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)

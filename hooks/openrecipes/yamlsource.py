@@ -10,9 +10,12 @@ every key and value for error messages.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import functools
 import math
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -163,6 +166,45 @@ class Document:
 
 def _position(node: Node) -> Position:
     return _unpack(_pack(node))
+
+
+def read_file(path: os.PathLike[str] | str, display_path: str) -> tuple[bytes | None, Problem | None]:
+    """The bytes of the regular file at `path`, or the problem that stops reading it.
+
+    Checked on the open file, so nothing can swap it in between: a symbolic link is not followed,
+    a named pipe or device is not waited on (a FIFO named `x.yaml` would block a read forever),
+    and an oversized file is not read whole.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return None, Problem(display_path, 0, 0, "", "is a symbolic link; commit the file itself")
+        return None, Problem(display_path, 0, 0, "", f"cannot be read: {error.strerror or error}")
+    with os.fdopen(descriptor, "rb") as handle:
+        mode, size = (info := os.fstat(descriptor)).st_mode, info.st_size
+        if not stat.S_ISREG(mode):
+            return None, Problem(display_path, 0, 0, "", f"is {file_kind(mode)}, not a file; remove it")
+        raw = b"" if size > MAX_FILE_BYTES else handle.read(MAX_FILE_BYTES + 1)
+    if size > MAX_FILE_BYTES or len(raw) > MAX_FILE_BYTES:
+        size = max(size, len(raw))
+        message = f"file is {size:,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes"
+        return None, Problem(display_path, 0, 0, "", message)
+    return raw, None
+
+
+def file_kind(mode: int) -> str:
+    """`a named pipe (FIFO)`: what a file that is not a regular file is, for messages."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[Problem]]:
