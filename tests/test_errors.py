@@ -343,3 +343,35 @@ def test_every_figure_at_its_bounds_is_valid_and_renders(project: Project, bound
     assert plan.problems == ()
     for output in plan.outputs:
         output.text()  # every page and export of the recipe renders
+
+
+@pytest.mark.parametrize("use_directory_urls", [True, False])
+def test_two_outputs_at_one_address_are_caught_even_without_the_name_rules(
+    project: Project, monkeypatch: pytest.MonkeyPatch, use_directory_urls: bool
+) -> None:
+    # The names that make these shapes are refused while loading; the check over every output of
+    # the site is the net under that rule, for shapes nobody has thought of yet.
+    monkeypatch.setattr(catalogue, "segment_problem", lambda segment: None)
+    folder = "recipes/qwen3.8-27b/h200"
+    for name in ("attune-tp4-pp2", "attune-tp4-pp2.yaml", "index", "README"):
+        project.add_seed(f"qwen3.8-27b/h200/{name}")
+    assert load_catalogue(project.root).problems == ()
+    plan = plan_site(project.root, use_directory_urls=use_directory_urls)
+    messages: dict[str, list[str]] = {}
+    for problem in plan.problems:
+        messages.setdefault(problem.path, []).append(problem.message)
+    assert sorted(messages) == [
+        f"{folder}/{name}.yaml" for name in ("README", "attune-tp4-pp2", "attune-tp4-pp2.yaml", "index")
+    ]
+    (folder_clash,) = messages[f"{folder}/attune-tp4-pp2.yaml"]
+    assert messages[f"{folder}/attune-tp4-pp2.yaml.yaml"] == [folder_clash]
+    assert f"would be written to '{folder}/attune-tp4-pp2.yaml' and inside it" in folder_clash
+    (same_page,) = messages[f"{folder}/index.yaml"]  # MkDocs makes README.md index.html
+    assert messages[f"{folder}/README.yaml"] == [same_page]
+    assert f"would both be written to '{folder}/index.html'" in same_page
+    # Under `mkdocs serve` the site is planned without the recipes whose files clash.
+    served = plan_site(project.root, use_directory_urls=use_directory_urls, keep_going=True)
+    assert served.problems == plan.problems
+    assert [output.src_uri for output in served.outputs if output.origin] == []
+    (home,) = [output for output in served.outputs if output.src_uri == HOME_PAGE]
+    assert folder_clash in html.unescape(home.text())
