@@ -84,7 +84,9 @@ class Case:
         for extra in self.raw.get("files", []):
             path = root / extra["path"]
             path.parent.mkdir(parents=True, exist_ok=True)
-            if extra.get("fifo"):
+            if extra.get("remove"):
+                path.unlink()
+            elif extra.get("fifo"):
                 os.mkfifo(path)
             elif "symlink" in extra:
                 path.symlink_to(extra["symlink"])

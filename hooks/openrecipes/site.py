@@ -7,6 +7,7 @@ hook turns each `Output` into a generated file; tests and the CLI call it direct
 from __future__ import annotations
 
 import functools
+import html
 import json
 import posixpath
 from collections import defaultdict
@@ -24,7 +25,7 @@ from .catalogue import RECIPE_SUFFIX, Catalogue, Entry, load_catalogue, slug
 from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from .feed import atom_feed
 from .problems import Problem, sorted_problems
-from .reference import Reference
+from .reference import REFERENCE_DIR, Reference
 from .render import environment, render
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .schemadoc import schema_sections
@@ -168,9 +169,7 @@ def plan_site(
     if not catalogue.ok and not keep_going:
         return SitePlan(catalogue, (), catalogue.problems)
     if catalogue.reference is None:  # broken reference data: nothing can be checked or shown
-        env = environment()
-        home = render(env, "home.md.j2", rows=[], recent=[], problems=catalogue.problems, links={}, charts={})
-        return SitePlan(catalogue, (Output(HOME_PAGE, render=_fixed(home)),), catalogue.problems)
+        return SitePlan(catalogue, _unavailable_pages(catalogue.problems), catalogue.problems)
     problems = list(catalogue.problems)
     broken = {problem.path for problem in problems}
     while True:
@@ -192,6 +191,39 @@ def plan_site(
         # problem: written anyway, one would overwrite the other or stand where it needs a folder.
         broken |= clashing
     return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
+
+
+UNAVAILABLE_TITLES = {
+    HOME_PAGE: "OpenRecipes",
+    MODELS_PAGE: "Models",
+    GPUS_PAGE: "GPUs",
+    COMPARE_PAGE: "Compare recipes",
+    METHODOLOGY_PAGE: "Methodology",
+    SCHEMA_PAGE: "Recipe schema",
+}
+
+
+def _unavailable_pages(problems: Sequence[Problem]) -> tuple[Output, ...]:
+    """Every page the navigation names, each saying why the catalogue is not there.
+
+    With broken reference data no figure can be recomputed, so there are no recipe pages; but a
+    navigation entry without its page is a warning, and `mkdocs serve` must keep answering.
+    """
+    files = sorted({problem.path for problem in problems if problem.path.startswith(REFERENCE_DIR + "/")})
+    named = ", ".join(files) or REFERENCE_DIR + "/"
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    listing = "".join(html.escape(str(problem)) + "\n" for problem in problems)
+    body = (
+        f"The catalogue is unavailable until {named} {'is' if len(files) < 2 else 'are'} fixed: every figure "
+        "is recomputed from the GPU peaks, instance prices and model sizes there.\n\n"
+        '<div class="admonition failure" data-search-exclude>\n'
+        f'<p class="admonition-title">{count}</p>\n'
+        f"<pre><code>{listing}</code></pre>\n</div>\n"
+    )
+    return tuple(
+        Output(src, render=_fixed(f"---\ntitle: {json.dumps(title)}\n---\n\n# {title}\n\n{body}"))
+        for src, title in UNAVAILABLE_TITLES.items()
+    )
 
 
 def _recipe_outputs(site: _Site) -> list[Output]:
