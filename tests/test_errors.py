@@ -165,9 +165,24 @@ def _assert_problems(problems: tuple[Problem, ...] | list[Problem], expected: tu
         assert "\n" not in str(problem), problem
 
 
+# One case at least per class of failure; the corpus may hold more.
+REQUIRED = {
+    "syntax-error", "duplicate-key", "not-utf-8", "empty-file", "two-documents", "list-at-the-top", "python-tag",
+    "alias-bomb", "merge-key", "unknown-key", "wrong-type", "missing-required-key", "zero-count", "negative-batch",
+    "mfu-as-a-percent", "nan", "infinity",
+    # Input that validated and then crashed or hung the build (issue 9, item 3).
+    "name-ending-in-yaml", "index-and-readme", "integer-of-401-digits", "gpu-hours-of-1e30", "step-time-cv-of-1e300",
+    "tokens-per-second-of-5e-324", "broken-reference-data", "model-with-a-final-newline", "newline-in-a-file-name",
+    "hidden-file", "editor-backup", "trailing-space-in-a-file-name", "named-pipe", "zero-width-space", "word-joiner",
+    "arabic-letter-mark", "byte-order-mark-inside-text", "line-separator", "tag-character", "noncharacter-escaped",
+    "noncharacter-written-raw", "count-with-a-decimal-point",
+}  # fmt: skip
+
+
 def test_the_corpus_is_well_formed() -> None:
     names = [case.name for case in CASES]
     assert len(names) == len(set(names)), "case names are unique"
+    assert set(names) >= REQUIRED, f"no case for {sorted(REQUIRED - set(names))}"
     for case in CASES:
         assert case.why.strip(), case.name
         assert case.problems, case.name

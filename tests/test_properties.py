@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from openrecipes import fmt
 from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main as cli
-from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
+from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, resolve, to_json_compatible
 from openrecipes.yamlsource import MIN_NUMBER, first_refused, read_document
 
 SEED_DATA = yaml.safe_load(SEED)
@@ -185,3 +185,30 @@ recomputed_numbers = st.one_of(
 def test_every_number_the_reader_lets_through_can_be_formatted(value: float, places: int) -> None:
     for text in (fmt.number(value, places), fmt.usd(value, places), fmt.percent(value, places), fmt.as_written(value)):
         assert text and "e" not in text.lower()
+
+
+def _whole_numbers(value: Any, path: tuple = ()) -> list[tuple]:
+    if isinstance(value, dict):
+        return [p for key, item in value.items() for p in _whole_numbers(item, (*path, key))]
+    if isinstance(value, list):
+        return [p for index, item in enumerate(value) for p in _whole_numbers(item, (*path, index))]
+    return [path] if isinstance(value, int) and not isinstance(value, bool) else []
+
+
+@pytest.mark.parametrize("path", _whole_numbers(SEED_DATA), ids=lambda path: ".".join(map(str, path)))
+def test_an_integer_written_with_a_decimal_point_is_refused_by_both_validators(path: tuple) -> None:
+    data = copy.deepcopy(SEED_DATA)
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = float(parent[path[-1]])
+    errors = list(SCHEMA.validator.iter_errors(to_json_compatible(data)))
+    assert SCHEMA.is_valid(data) == (errors == [])
+    node: Any = SCHEMA.document
+    for key in path:
+        node = resolve(node, SCHEMA.document)
+        node = node["items"] if isinstance(key, int) else node["properties"][key]
+    if "integer" in str(resolve(node, SCHEMA.document).get("type")):
+        assert [error.validator for error in errors] == ["type"]
+    else:
+        assert errors == []  # a number, such as memory in GB, may have a decimal point
