@@ -92,7 +92,10 @@ _SUSPECT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\U0010ffff]")
 
 def first_refused(text: str) -> int | None:
     """The index of the first character of `text` that a recipe may not hold, or None."""
-    for match in _SUSPECT.finditer(text):
+    first = _SUSPECT.search(text)  # nearly always None: one call, no iterator
+    if first is None:
+        return None
+    for match in _SUSPECT.finditer(text, first.start()):
         if unicodedata.category(match.group()) in _REFUSED_CATEGORIES:
             return match.start()
     return None
