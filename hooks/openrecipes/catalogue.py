@@ -119,10 +119,10 @@ def _file_problem(path: Path, recipes_dir: Path) -> str | None:
         return f"is a symbolic link to a file {where} recipes/; commit the recipe itself"
     if not stat.S_ISREG(mode):
         return f"is {file_kind(mode)}, not a recipe file: {_ONLY_RECIPES}; remove it"
-    return segments_problem(path, recipes_dir)
+    return _segments_problem(path, recipes_dir)
 
 
-def segments_problem(path: Path, recipes_dir: Path) -> str | None:
+def _segments_problem(path: Path, recipes_dir: Path) -> str | None:
     """What is wrong with where `path` is and what it is called, for a recipe file."""
     try:
         parts = path.relative_to(recipes_dir).parts

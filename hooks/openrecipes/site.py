@@ -193,8 +193,7 @@ def plan_site(
     return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
 
 
-UNAVAILABLE_TITLES = {
-    HOME_PAGE: "OpenRecipes",
+_TITLES = {
     MODELS_PAGE: "Models",
     GPUS_PAGE: "GPUs",
     COMPARE_PAGE: "Compare recipes",
@@ -220,10 +219,11 @@ def _unavailable_pages(problems: Sequence[Problem]) -> tuple[Output, ...]:
         f'<p class="admonition-title">{count}</p>\n'
         f"<pre><code>{listing}</code></pre>\n</div>\n"
     )
-    return tuple(
-        Output(src, render=_fixed(f"---\ntitle: {json.dumps(title)}\n---\n\n# {title}\n\n{body}"))
-        for src, title in UNAVAILABLE_TITLES.items()
-    )
+    pages = []
+    for src in GENERATED_NAV_PAGES:
+        title = _TITLES.get(src, "OpenRecipes")
+        pages.append(Output(src, render=_fixed(f"---\ntitle: {json.dumps(title)}\n---\n\n# {title}\n\n{body}")))
+    return tuple(pages)
 
 
 def _recipe_outputs(site: _Site) -> list[Output]:

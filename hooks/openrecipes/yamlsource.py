@@ -390,7 +390,7 @@ class _Builder:
             return node.value
         if not isinstance(value, str):
             self.source_map.scalar_text[path] = node.value
-        if isinstance(value, float) and not math.isfinite(value) and not _INFINITY_OR_NAN.match(node.value):
+        if isinstance(value, float) and not math.isfinite(value) and not _INFINITY_OR_NAN.fullmatch(node.value):
             self.problem(node, path, _out_of_range(node.value))  # 1e999: a finite number too large for a float
         elif isinstance(value, float) and not math.isfinite(value):
             self.problem(node, path, f"{node.value} is not a finite number")
@@ -416,7 +416,7 @@ class _Builder:
 
 
 _INT = "tag:yaml.org,2002:int"
-_INFINITY_OR_NAN = re.compile(r"[-+]?\.(?:inf|nan)$", re.IGNORECASE)
+_INFINITY_OR_NAN = re.compile(r"[-+]?\.(?:inf|nan)", re.IGNORECASE)  # with fullmatch
 _NONZERO = re.compile(r"^[-+]?[0._]*[1-9]")  # a mantissa that is not zero (1e-400 reads as 0.0)
 
 
