@@ -82,12 +82,12 @@ class _LogLines(logging.Handler):
 
 
 def build_site(root: Path, site: Path) -> BuildResult:
-    """Build like `mkdocs build` (strict, from mkdocs.yml) and keep what it logged."""
+    """Build like `mkdocs build --strict` and keep what it logged."""
     handler = _LogLines()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
-        config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site))
+        config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site), strict=True)
         try:
             build(config)
             ok = True

@@ -161,6 +161,19 @@ def test_validate_given_files_and_folders_only(
     assert code == 1 and err == "1 problem in 1 file\n"
 
 
+def test_validate_of_a_folder_reports_what_is_no_recipe_as_a_whole_run_does(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    project.add_seed()
+    folder = project.root / "recipes/qwen3.8-27b/h200"
+    (folder / "attune-tp4-pp2.yaml~").write_text("old", encoding="utf-8")
+    os.mkfifo(folder / "pipe.yaml")
+    whole = run(capsys, "--root", project.root, "validate")
+    assert whole[0] == 1 and "attune-tp4-pp2.yaml~: 'attune-tp4-pp2.yaml~' is not a recipe file" in whole[1]
+    assert "pipe.yaml: is a named pipe (FIFO), not a recipe file" in whole[1]
+    assert run(capsys, "--root", project.root, "validate", folder) == whole
+
+
 def test_validate_a_missing_path_is_a_usage_error(capsys: pytest.CaptureFixture[str], project: Project) -> None:
     project.add_seed()
     code, out, err = run(capsys, "--root", project.root, "validate", "nope.yaml")
@@ -258,7 +271,7 @@ def test_new_writes_every_field_with_placeholders_that_fail_until_filled(
     assert all("placeholder not filled in: " in line for line in problems), problems
     assert (
         "recipes/llama-3.1-70b/h100/mine.yaml:62:7: $.layout.tp: placeholder not filled in: "
-        "Tensor-parallel degree. Write an integer ≥ 1"
+        "Tensor-parallel degree. Write an integer ≥ 1 and ≤ 1,000,000"
     ) in problems
     by_field = {line.split(": ", 2)[1]: line.split(": ", 2)[2] for line in problems}
     assert by_field["$.workload.precision"].endswith("Write one of 'bf16', 'fp16', 'fp8', 'mxfp8'")
@@ -300,7 +313,8 @@ def test_new_without_instance_or_per_node_leaves_them_to_fill_in(
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
-        (("--name", "my run"), "--name 'my run': use letters, digits"),
+        (("--name", "my run"), "--name 'my run': 'my run' cannot be part of a recipe id: use letters, digits"),
+        (("--name", "README"), "--name 'README': 'README' cannot be part of a recipe id: the site makes index"),
         (("--model", "Llama/70B"), "--model 'Llama/70B': 'Llama/70B' does not have the expected form"),
     ],
 )

@@ -1,87 +1,270 @@
-"""Bad recipes: each mistake gives one located, explained line; all of them in one run; no traceback."""
+"""Bad recipes: each mistake gives one located, explained line; all of them in one run; no traceback.
+
+The cases are data (tests/corpus/cases.yaml, described in tests/corpus/README.md): each is an
+edit of the seed recipe, or a whole file where the point is not a field, with the problems it
+must give.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import html
 import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import SEED_PATH, Project
+import yaml
+from conftest import REPO, SEED, SEED_ID, Project
+from mkdocs.config import load_config
 
+from openrecipes import catalogue
 from openrecipes.catalogue import load_catalogue
+from openrecipes.problems import Problem
+from openrecipes.refs import resolve
+from openrecipes.schema import Schema
+from openrecipes.site import HOME_PAGE, plan_site
+from openrecipes.synthetic import yaml_text
+from openrecipes.yamlsource import MAX_NUMBER, MIN_NUMBER
 
-SEED = SEED_PATH.read_text(encoding="utf-8")
-ID = "qwen3.8-27b/h200/attune-tp4-pp2"
-FILE = f"recipes/{ID}.yaml"
-
+FILE = f"recipes/{SEED_ID}.yaml"
 CORPUS = Path(__file__).parent / "corpus"
-CASES = sorted(path.stem for path in CORPUS.glob("*.yaml"))
+TAG_MARK = "openrecipes-tag-ran"
+"""The file the python-tag case's command would create if YAML ever ran it."""
+SECONDS = 20
+"""No case may take longer than this: a hang (a FIFO read, an alias bomb) fails instead of blocking."""
 
 
-def _expected(name: str, file: str = FILE) -> list[str]:
-    return (CORPUS / f"{name}.expected").read_text(encoding="utf-8").replace("{file}", file).splitlines()
+@dataclass(frozen=True)
+class Expected:
+    file: str
+    where: str
+    message: str | None
+    contains: str | None
+    line: int | None
+    column: int | None
+
+    def matches(self, problem: Problem) -> bool:
+        return (
+            problem.path == self.file
+            and problem.where == self.where
+            and (self.message is None or problem.message == self.message)
+            and (self.contains is None or self.contains in problem.message)
+            and (self.line is None or problem.line == self.line)
+            and (self.column is None or problem.column == self.column)
+        )
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_each_broken_recipe_in_the_corpus_gives_its_exact_problems(
-    project: Project, name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@dataclass(frozen=True)
+class Case:
+    name: str
+    why: str
+    raw: dict[str, Any]
+    problems: tuple[Expected, ...] = field(default=())
+
+    @property
+    def file(self) -> str:
+        return self.raw.get("file", FILE)
+
+    @property
+    def single_file(self) -> bool:
+        """Only the recipe file is involved, so the case can be filed under any name beside others."""
+        return not {"file", "files"} & self.raw.keys()
+
+    @property
+    def breaks_the_reference(self) -> bool:
+        """With broken reference data no recipe is checked, so such cases are run apart."""
+        return any(extra["path"].startswith("reference/") for extra in self.raw.get("files", []))
+
+    def primary_bytes(self) -> bytes:
+        return _content(self.raw, SEED)
+
+    def place(self, root: Path, primary: str | None = None) -> None:
+        """Write the case into the project at `root` (its recipe file at `primary` if given)."""
+        _write(root / (primary or self.file), self.primary_bytes())
+        for extra in self.raw.get("files", []):
+            path = root / extra["path"]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if extra.get("remove"):
+                path.unlink()
+            elif extra.get("fifo"):
+                os.mkfifo(path)
+            elif "symlink" in extra:
+                path.symlink_to(extra["symlink"])
+            else:
+                base = (REPO / extra["from"]).read_text(encoding="utf-8") if "from" in extra else SEED
+                _write(path, _content(extra, base))
+
+
+def _content(spec: dict[str, Any], base: str) -> bytes:
+    """The file a case describes: `content` as written, or `base` with each [old, new] edit applied.
+
+    Text is encoded with surrogateescape, so a byte that is not UTF-8 is written as \\udcXX.
+    """
+    if "content" in spec:
+        return spec["content"].encode("utf-8", "surrogateescape")
+    text = base
+    for old, new in spec.get("edit", []):
+        count = text.count(old)
+        assert count == 1, f"the edit's old text {old!r} occurs {count} times; make it unique"
+        text = text.replace(old, new)
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def _load_cases() -> list[Case]:
+    cases = []
+    for raw in yaml.safe_load((CORPUS / "cases.yaml").read_text(encoding="utf-8")):
+        file = raw.get("file", FILE)
+        expected = tuple(
+            Expected(
+                file=item.get("file", file),
+                where=item.get("where", ""),
+                message=item.get("message"),
+                contains=item.get("contains"),
+                line=item.get("line"),
+                column=item.get("column"),
+            )
+            for item in raw["problems"]
+        )
+        cases.append(Case(raw["name"], raw["why"], raw, expected))
+    return cases
+
+
+CASES = _load_cases()
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    def give_up(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"still running after {seconds} s: it hangs")
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _assert_problems(problems: tuple[Problem, ...] | list[Problem], expected: tuple[Expected, ...]) -> None:
+    """Each expected problem is found exactly once, and there is no other."""
+    left = list(problems)
+    for wanted in expected:
+        found = [problem for problem in left if wanted.matches(problem)]
+        assert found, f"no problem matches {wanted}; found:\n" + "\n".join(map(str, left))
+        left.remove(found[0])
+    assert not left, "unexpected problems:\n" + "\n".join(map(str, left))
+    for problem in problems:
+        # Located: a problem with a field has a line; none is printed on more than one line.
+        assert problem.line >= 1 or not problem.where, problem
+        assert "\n" not in str(problem), problem
+
+
+# One case at least per class of failure; the corpus may hold more.
+REQUIRED = {
+    "syntax-error", "duplicate-key", "not-utf-8", "empty-file", "two-documents", "list-at-the-top", "python-tag",
+    "alias-bomb", "merge-key", "unknown-key", "wrong-type", "missing-required-key", "zero-count", "negative-batch",
+    "mfu-as-a-percent", "nan", "infinity",
+    # Input that validated and then crashed or hung the build (issue 9, item 3).
+    "name-ending-in-yaml", "index-and-readme", "integer-of-401-digits", "gpu-hours-of-1e30", "step-time-cv-of-1e300",
+    "tokens-per-second-of-5e-324", "broken-reference-data", "model-with-a-final-newline", "newline-in-a-file-name",
+    "hidden-file", "editor-backup", "trailing-space-in-a-file-name", "named-pipe", "zero-width-space", "word-joiner",
+    "arabic-letter-mark", "byte-order-mark-inside-text", "line-separator", "tag-character", "noncharacter-escaped",
+    "noncharacter-written-raw", "count-with-a-decimal-point",
+}  # fmt: skip
+
+
+def test_the_corpus_is_well_formed() -> None:
+    names = [case.name for case in CASES]
+    assert len(names) == len(set(names)), "case names are unique"
+    assert set(names) >= REQUIRED, f"no case for {sorted(REQUIRED - set(names))}"
+    for case in CASES:
+        assert case.why.strip(), case.name
+        assert case.problems, case.name
+        assert not {"edit", "content"} <= case.raw.keys(), f"{case.name}: an edit or a whole content, not both"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_each_case_gives_its_problems_and_nothing_runs(
+    project: Project, case: Case, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)  # where a YAML tag's command would leave its mark if it ran
-    project.add(ID, (CORPUS / f"{name}.yaml").read_bytes())
-    assert [str(problem) for problem in load_catalogue(project.root).problems] == _expected(name)
-    assert not (tmp_path / "openrecipes-tag-ran").exists()
+    case.place(project.root)
+    with _time_limit(SECONDS):
+        catalogue = load_catalogue(project.root)
+        _assert_problems(catalogue.problems, case.problems)
+        # What `mkdocs serve` does: the site is planned anyway and the home page lists every problem.
+        plan = plan_site(project.root, keep_going=True)
+    assert plan.problems == catalogue.problems
+    (home,) = [output for output in plan.outputs if output.src_uri == HOME_PAGE]
+    shown = html.unescape(home.text())
+    for problem in catalogue.problems:
+        assert str(problem) in shown
+    assert not (tmp_path / TAG_MARK).exists()
 
 
-def test_every_class_of_failure_has_a_corpus_case() -> None:
-    for required in (
-        "syntax-error",
-        "duplicate-key",
-        "unknown-key",
-        "wrong-type",
-        "missing-required-key",
-        "zero-count",
-        "negative-batch",
-        "mfu-as-a-percent",
-        "nan",
-        "infinity",
-        "not-utf-8",
-        "empty-file",
-        "list-at-the-top",
-        "python-tag",
-        "alias-bomb",
-    ):
-        assert required in CASES
+def _every_case_at_once(project: Project, reference: bool) -> list[Expected]:
+    """Every case in one project, beside the valid seed (single-file ones each under its own
+    name); the problems they must give together. `reference`: the cases that break reference/."""
+    project.add_seed()
+    expected = []
+    for case in CASES:
+        if case.breaks_the_reference != reference:
+            continue
+        if not case.single_file:
+            case.place(project.root)
+            expected += case.problems
+            continue
+        file = f"recipes/qwen3.8-27b/h200/{case.name}.yaml"
+        case.place(project.root, primary=file)
+        expected += [Expected(file, e.where, e.message, e.contains, e.line, e.column) for e in case.problems]
+    return expected
+
+
+@pytest.mark.parametrize("breaking_reference", [False, True], ids=["recipes", "reference"])
+def test_every_problem_in_every_file_is_reported_in_one_run(project: Project, breaking_reference: bool) -> None:
+    expected = _every_case_at_once(project, breaking_reference)
+    with _time_limit(SECONDS):
+        catalogue = load_catalogue(project.root)
+    _assert_problems(catalogue.problems, tuple(expected))
+
+
+@pytest.mark.parametrize("breaking_reference", [False, True], ids=["recipes", "reference"])
+def test_the_build_stops_on_every_case_at_once_without_a_traceback(project: Project, breaking_reference: bool) -> None:
+    expected = _every_case_at_once(project, breaking_reference)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(project.site)],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert not (project.site / "index.html").exists()
+    errors = [line.split("-  ", 1)[1] for line in done.stderr.splitlines() if line.startswith("ERROR")]
+    files = len({e.file for e in expected})
+    assert errors[-1] == f"{len(expected)} problems in {files} files; the site was not built"
+    assert len(errors) == len(expected) + 1
 
 
 def test_oversized_file(project: Project) -> None:
-    project.add(ID, SEED + "\n# " + "x" * 300_000 + "\n")
+    project.add(SEED_ID, SEED + "\n# " + "x" * 300_000 + "\n")
     assert [str(p) for p in load_catalogue(project.root).problems] == [
         f"{FILE}: file is 306,348 bytes; a recipe may be at most 262,144 bytes"
-    ]
-
-
-def test_files_outside_the_layout_symlinks_and_case_collisions(project: Project, tmp_path: Path) -> None:
-    project.add_seed()
-    project.add_seed("Qwen3.8-27B/H200/attune-tp4-pp2")
-    (project.root / "recipes/qwen3.8-27b/loose.yaml").write_text(SEED)
-    (project.root / "recipes/qwen3.8-27b/h200/old.yml").write_text(SEED)
-    (project.root / "recipes/qwen3.8-27b/h200/bad name.yaml").write_text(SEED)
-    outside = tmp_path / "elsewhere.yaml"
-    outside.write_text(SEED)
-    (project.root / "recipes/qwen3.8-27b/h200/link.yaml").symlink_to(outside)
-    problems = [str(p) for p in load_catalogue(project.root).problems]
-    assert problems == [
-        "recipes/Qwen3.8-27B/H200/attune-tp4-pp2.yaml: its id 'Qwen3.8-27B/H200/attune-tp4-pp2' differs only in "
-        "letter case from recipes/qwen3.8-27b/h200/attune-tp4-pp2.yaml",
-        "recipes/qwen3.8-27b/h200/attune-tp4-pp2.yaml: its id 'qwen3.8-27b/h200/attune-tp4-pp2' differs only in "
-        "letter case from recipes/Qwen3.8-27B/H200/attune-tp4-pp2.yaml",
-        "recipes/qwen3.8-27b/h200/bad name.yaml: 'bad name' cannot be part of a recipe id: use letters, digits, "
-        "'.', '_' and '-', starting with a letter or digit",
-        "recipes/qwen3.8-27b/h200/link.yaml: is a symbolic link to a file outside recipes/; commit the recipe itself",
-        "recipes/qwen3.8-27b/h200/old.yml: recipe files end in '.yaml' (not '.yml'): rename it",
-        "recipes/qwen3.8-27b/loose.yaml: is not at recipes/<model>/<gpu>/<name>.yaml (1 folders deep instead of 2)",
     ]
 
 
@@ -107,38 +290,118 @@ def test_a_generated_page_never_replaces_a_hand_written_one(project: Project) ->
     ]
 
 
-def test_every_problem_in_every_file_is_reported_in_one_build(project: Project) -> None:
-    project.add_seed()
-    broken = ["wrong-type", "unknown-key", "python-tag", "not-utf-8", "duplicate-key", "mfu-as-a-percent"]
-    for name in broken:
-        project.add(f"qwen3.8-27b/h200/{name}", (CORPUS / f"{name}.yaml").read_bytes())
-    project.add(
-        "qwen3.8-27b/h200/two", SEED.replace("  tp: 4\n", "  tp: four\n").replace("  count: 8\n", "  count: 0\n")
-    )
-    result = project.build()
-    assert not result.ok
-    two = "recipes/qwen3.8-27b/h200/two.yaml"
-    expected = sorted(
-        [line for name in broken for line in _expected(name, f"recipes/qwen3.8-27b/h200/{name}.yaml")]
-        + [
-            f"{two}:8:10: $.gpu.count: 0 is less than the minimum of 1",
-            f"{two}:58:7: $.layout.tp: 'four' is not of type 'integer'",
-        ],
-        key=lambda line: (line.split(":")[0], int(line.split(":")[1])),  # by file, then line number
-    )
-    assert result.errors() == [*expected, "8 problems in 7 files; the site was not built"]
-
-
 def test_mkdocs_build_prints_the_problems_without_a_traceback_with_and_without_strict(project: Project) -> None:
-    project.add(ID, SEED.replace("  tp: 4\n", "  tp: four\n"))
+    # Strictness is the build command's (./dev build, CI); `mkdocs serve` must never be strict.
+    assert load_config(config_file=str(project.root / "mkdocs.yml")).strict is False
+    project.add(SEED_ID, SEED.replace("  tp: 4\n", "  tp: four\n"))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(project.site)]
-    config = project.root / "mkdocs.yml"
     for strictness in (["--strict"], []):
-        if not strictness:
-            config.write_text(config.read_text().replace("strict: true", "strict: false"))
         done = subprocess.run([*mkdocs, *strictness], cwd=project.root, capture_output=True, text=True, env=env)
         assert done.returncode == 1
         assert f"{FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'" in done.stderr
         assert "Traceback" not in done.stderr
         assert not (project.site / "index.html").exists()
+
+
+def test_an_unexpected_error_in_one_file_is_that_files_problem_and_the_others_are_checked(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.add_seed()
+    project.add_seed("qwen3.8-27b/h200/second")
+    project.add("qwen3.8-27b/h200/broken", SEED.replace("  tp: 4\n", "  tp: four\n"))
+    checked = catalogue.analyse
+
+    def bug_on_second(recipe: Any, *args: Any) -> Any:
+        if recipe.id.endswith("/second"):
+            raise OverflowError("int too large to convert to float")
+        return checked(recipe, *args)
+
+    monkeypatch.setattr(catalogue, "analyse", bug_on_second)
+    loaded = load_catalogue(project.root)
+    assert [str(problem) for problem in loaded.problems] == [
+        "recipes/qwen3.8-27b/h200/broken.yaml:58:7: $.layout.tp: 'four' is not of type 'integer'",
+        "recipes/qwen3.8-27b/h200/second.yaml: internal error while checking this file (OverflowError: int too "
+        "large to convert to float); please report it",
+    ]
+    assert [entry.recipe.id for entry in loaded.entries] == [SEED_ID]
+
+    def bug_in_reference(root: Path) -> Any:
+        raise KeyError("gpus")
+
+    monkeypatch.setattr(catalogue, "load_reference", bug_in_reference)
+    assert [str(problem) for problem in load_catalogue(project.root).problems][-1] == (
+        "reference/: internal error while checking this file (KeyError: 'gpus'); please report it"
+    )
+
+
+def _numbers(node: dict[str, Any], path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
+    node = resolve(node, SCHEMA.document)
+    for name, child in node.get("properties", {}).items():
+        child = resolve(child, SCHEMA.document)
+        types = child.get("type", [])
+        if {"number", "integer"} & set(types if isinstance(types, list) else [types]):
+            yield (*path, name), child
+        yield from _numbers(child, (*path, name))
+
+
+SCHEMA = Schema.load(REPO / "schema/recipe.schema.yaml")
+# Figures the checks recompute or compare: at a bound they fail a check, and are never shown.
+CHECKED = {"count", "per_node", "memory_gb", "tp", "pp", "cp", "ep", "etp", "dp", "rows_per_microbatch",
+           "global_batch", "row_tokens", "rows", "tokens_per_s_per_gpu", "usd_per_million_tokens", "mfu",
+           "steps_per_run", "window_tokens", "schema_version"}  # fmt: skip
+
+
+@pytest.mark.parametrize("bound", ["minimum", "maximum"])
+def test_every_figure_at_its_bounds_is_valid_and_renders(project: Project, bound: str) -> None:
+    data = yaml.safe_load(SEED)
+    data["layout"]["recompute"] = {"granularity": "full", "method": "uniform"}  # null in the seed
+    for path, node in _numbers(SCHEMA.document):
+        if path[-1] in CHECKED:
+            continue
+        limit = node.get(bound, node.get("exclusiveMinimum" if bound == "minimum" else "exclusiveMaximum"))
+        if limit is None:
+            limit = (-1 if bound == "minimum" else 1) * (MAX_NUMBER - 1)  # the loader's own bound
+        elif bound not in node:
+            limit = limit * (1.5 if bound == "minimum" else 0.5) if limit else MIN_NUMBER
+        parent = data
+        for key in path[:-1]:
+            parent = parent.setdefault(key, {})
+        parent[path[-1]] = limit if "integer" in str(node.get("type")) else float(limit)
+    project.add(SEED_ID, yaml_text(data))
+    plan = plan_site(project.root)
+    assert plan.problems == ()
+    for output in plan.outputs:
+        output.text()  # every page and export of the recipe renders
+
+
+@pytest.mark.parametrize("use_directory_urls", [True, False])
+def test_two_outputs_at_one_address_are_caught_even_without_the_name_rules(
+    project: Project, monkeypatch: pytest.MonkeyPatch, use_directory_urls: bool
+) -> None:
+    # The names that make these shapes are refused while loading; the check over every output of
+    # the site is the net under that rule, for shapes nobody has thought of yet.
+    monkeypatch.setattr(catalogue, "segment_problem", lambda segment: None)
+    folder = "recipes/qwen3.8-27b/h200"
+    for name in ("attune-tp4-pp2", "attune-tp4-pp2.yaml", "index", "README"):
+        project.add_seed(f"qwen3.8-27b/h200/{name}")
+    assert load_catalogue(project.root).problems == ()
+    plan = plan_site(project.root, use_directory_urls=use_directory_urls)
+    messages: dict[str, list[str]] = {}
+    for problem in plan.problems:
+        messages.setdefault(problem.path, []).append(problem.message)
+    assert sorted(messages) == [
+        f"{folder}/{name}.yaml" for name in ("README", "attune-tp4-pp2", "attune-tp4-pp2.yaml", "index")
+    ]
+    (folder_clash,) = messages[f"{folder}/attune-tp4-pp2.yaml"]
+    assert messages[f"{folder}/attune-tp4-pp2.yaml.yaml"] == [folder_clash]
+    assert f"would be written to '{folder}/attune-tp4-pp2.yaml' and inside it" in folder_clash
+    (same_page,) = messages[f"{folder}/index.yaml"]  # MkDocs makes README.md index.html
+    assert messages[f"{folder}/README.yaml"] == [same_page]
+    assert f"would both be written to '{folder}/index.html'" in same_page
+    # Under `mkdocs serve` the site is planned without the recipes whose files clash.
+    served = plan_site(project.root, use_directory_urls=use_directory_urls, keep_going=True)
+    assert served.problems == plan.problems
+    assert [output.src_uri for output in served.outputs if output.origin] == []
+    (home,) = [output for output in served.outputs if output.src_uri == HOME_PAGE]
+    assert folder_clash in html.unescape(home.text())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+import unicodedata
 from typing import Any
 
 import pytest
@@ -13,10 +14,12 @@ from conftest import REPO, SEED, SEED_ID, Project, build_site, copy_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from openrecipes import fmt
 from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main as cli
+from openrecipes.refs import resolve
 from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
-from openrecipes.yamlsource import read_document
+from openrecipes.yamlsource import MIN_NUMBER, first_refused, read_document
 
 SEED_DATA = yaml.safe_load(SEED)
 SCHEMA = Schema.load(REPO / SCHEMA_RELATIVE_PATH)
@@ -148,3 +151,65 @@ def test_builds_of_mutated_recipes_end_in_a_site_or_reported_problems(
     (root / FILE).write_bytes(_dump(data))
     result = build_site(root, work / "site")  # raises if anything but a clean abort happens
     assert result.ok or result.errors()
+
+
+REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.characters(), st.text(alphabet=st.characters(codec="ascii"), max_size=5))
+def test_a_character_is_refused_exactly_when_its_category_is(char: str, around: str) -> None:
+    refused = unicodedata.category(char) in REFUSED_CATEGORIES and char not in "\t\n"
+    text = around + char + around
+    assert (first_refused(text) is not None) == (refused or first_refused(around + around) is not None)
+    if refused and first_refused(around) is None:
+        assert first_refused(text) == len(around)
+
+
+def test_the_seed_with_windows_line_ends_and_a_byte_order_mark_reads_the_same() -> None:
+    document, problems = read_document(b"\xef\xbb\xbf" + SEED.replace("\n", "\r\n").encode("utf-8"), FILE)
+    assert problems == []
+    assert document is not None and document.data == SEED_DATA
+
+
+# Figures recomputed from bounded fields reach about 10^24 (window tokens: steps × batch × row).
+recomputed_numbers = st.one_of(
+    st.integers(min_value=-(10**24), max_value=10**24),
+    st.just(0.0),
+    st.floats(min_value=MIN_NUMBER, max_value=1e24),
+    st.floats(min_value=-1e24, max_value=-MIN_NUMBER),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(recomputed_numbers, st.integers(min_value=0, max_value=4))
+def test_every_number_the_reader_lets_through_can_be_formatted(value: float, places: int) -> None:
+    for text in (fmt.number(value, places), fmt.usd(value, places), fmt.percent(value, places), fmt.as_written(value)):
+        assert text and "e" not in text.lower()
+
+
+def _whole_numbers(value: Any, path: tuple = ()) -> list[tuple]:
+    if isinstance(value, dict):
+        return [p for key, item in value.items() for p in _whole_numbers(item, (*path, key))]
+    if isinstance(value, list):
+        return [p for index, item in enumerate(value) for p in _whole_numbers(item, (*path, index))]
+    return [path] if isinstance(value, int) and not isinstance(value, bool) else []
+
+
+@pytest.mark.parametrize("path", _whole_numbers(SEED_DATA), ids=lambda path: ".".join(map(str, path)))
+def test_an_integer_written_with_a_decimal_point_is_refused_by_both_validators(path: tuple) -> None:
+    data = copy.deepcopy(SEED_DATA)
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = float(parent[path[-1]])
+    errors = list(SCHEMA.validator.iter_errors(to_json_compatible(data)))
+    assert SCHEMA.is_valid(data) == (errors == [])
+    node: Any = SCHEMA.document
+    for key in path:
+        node = resolve(node, SCHEMA.document)
+        node = node["items"] if isinstance(key, int) else node["properties"][key]
+    if "integer" in str(resolve(node, SCHEMA.document).get("type")):
+        assert [error.validator for error in errors] == ["type"]
+    else:
+        assert errors == []  # a number, such as memory in GB, may have a decimal point

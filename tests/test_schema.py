@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -72,3 +73,28 @@ def test_the_seed_validates_unchanged_including_its_bare_date() -> None:
     document, problems = read_document(SEED_PATH.read_bytes(), "seed")
     assert problems == []
     assert Schema.load(REPO / "schema/recipe.schema.yaml").problems(document.data, document.source_map, "seed") == []
+
+
+def _patterns(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pattern":
+                yield value
+            if key == "patternProperties":
+                yield from value
+            yield from _patterns(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _patterns(item)
+
+
+@pytest.mark.parametrize("name", ["recipe", "reference"])
+def test_no_pattern_ends_with_a_bare_dollar(name: str) -> None:
+    # In Python's re (jsonschema's), `$` also matches before a final newline: 'Qwen\n' passes
+    # '^[A-Za-z]+$'. `(?![\s\S])`, "nothing follows", means the end in Python and ECMA alike.
+    document = yaml.safe_load((REPO / f"schema/{name}.schema.yaml").read_text(encoding="utf-8"))
+    for pattern in _patterns(document):
+        assert not re.search(r"(?<!\\)\$", pattern), f"{pattern}: end it with (?![\\s\\S]), not $"
+        if pattern.startswith("^"):
+            assert pattern.endswith(r"(?![\s\S])"), f"{pattern}: anchored at the start, so at the end too"
+            assert not re.search(pattern, "a\n"), pattern

@@ -99,3 +99,20 @@ def test_broken_edit_is_reported_and_the_server_recovers(project: Project, serve
     settled = server.builds()
     time.sleep(3)
     assert server.builds() == settled, "no rebuild loop"
+
+
+def test_broken_reference_data_is_shown_on_every_page_of_the_navigation(project: Project, server: Server) -> None:
+    server.wait_for(lambda: "data-recipe=" in server.get(), "the first build")
+    gpus = project.root / "reference/gpus.yaml"
+    sound = gpus.read_text(encoding="utf-8")
+    gpus.write_text(sound.replace("  memory_gb: 141\n", "  memory: 141\n"), encoding="utf-8")
+    server.wait_for(lambda: "The catalogue is unavailable" in server.get(), "the problem shown on the home page")
+    # Every page the navigation names still answers (strict mode and missing nav pages hung them).
+    for page in ("", "models/", "gpus/", "compare/", "methodology/", "schema/"):
+        text = server.get(page)
+        assert "reference/gpus.yaml:" in text and "unknown key &#x27;memory&#x27;" in text, page
+    assert "Contribute" in server.get("contributing/")
+    assert not any("Traceback" in line for line in server.lines)
+
+    gpus.write_text(sound, encoding="utf-8")
+    server.wait_for(lambda: "data-recipe=" in server.get(), "the catalogue back once the data is fixed")

@@ -7,22 +7,31 @@ import datetime as dt
 import gc
 import os
 import re
+import stat
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .builddate import VARIABLE as BUILD_DATE_VARIABLE
+from .builddate import BuildDateError, build_date
 from .checks import Derived, analyse
-from .problems import Problem, json_path, sorted_problems
+from .problems import Problem, internal_error, json_path, sorted_problems
 from .records import Recipe
-from .reference import Reference, load_reference
+from .reference import REFERENCE_DIR, Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .skeleton import placeholder_problems
-from .yamlsource import MAX_FILE_BYTES, SourceMap, read_document
+from .yamlsource import SourceMap, file_kind, read_document, read_file
 
 RECIPES_DIR = "recipes"
 RECIPE_SUFFIX = ".yaml"
-_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+LAYOUT = "recipes/<model>/<gpu>/<name>.yaml"
+_ONLY_RECIPES = "recipes/ holds <model>/<gpu>/<name>.yaml files only"
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # with fullmatch: `$` would let a final newline through
+# Names the site cannot give a page and files of their own: MkDocs makes index and README pages
+# the page of their folder, and `x.yaml` would put a page folder where the file of recipe `x` is.
+_RESERVED_NAMES = ("index", "readme")
+_RESERVED_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass(frozen=True)
@@ -61,72 +70,94 @@ def discover(root: Path, only: Iterable[Path] | None = None) -> tuple[list[Path]
     """Recipe files under `root/recipes` (or just `only`), and problems with the tree itself."""
     recipes_dir = root / RECIPES_DIR
     problems: list[Problem] = []
-    if only is not None:
-        candidates = sorted({Path(path).absolute() for path in only})
-    else:
-        candidates = sorted(_walk(recipes_dir, root, problems))
+    candidates = sorted({Path(path).absolute() for path in only} if only is not None else _walk(recipes_dir))
     files = []
     for path in candidates:
         display = _display_path(path, root)
-        if path.is_symlink():
-            target = Path(os.path.realpath(path))
-            where = "inside" if target.is_relative_to(recipes_dir.resolve()) else "outside"
-            problems.append(
-                Problem(display, 0, 0, "", f"is a symbolic link to a file {where} recipes/; commit the recipe itself")
-            )
-            continue
-        layout_problem = _layout_problem(path, recipes_dir, display)
-        if layout_problem:
-            problems.append(layout_problem)
-            continue
-        files.append(path)
+        message = _file_problem(path, recipes_dir)
+        if message:
+            problems.append(Problem(display, 0, 0, "", message))
+        else:
+            files.append(path)
     return files, problems
 
 
-def _walk(recipes_dir: Path, root: Path, problems: list[Problem]) -> Iterator[Path]:
+def _walk(recipes_dir: Path) -> Iterator[Path]:
+    """Everything in recipes/ but real folders: hidden files, backups and pipes are reported, not skipped."""
     if not recipes_dir.is_dir():
         return
     for directory, subdirectories, filenames in os.walk(recipes_dir, followlinks=False):
-        for name in sorted(subdirectories):
+        for name in subdirectories:
             if (Path(directory) / name).is_symlink():
-                display = _display_path(Path(directory) / name, root)
-                problems.append(
-                    Problem(display, 0, 0, "", "is a symbolic link to a folder; recipes/ holds real files only")
-                )
-        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith("."))
-        for name in filenames:
-            if name.lower().endswith((".yaml", ".yml")):
                 yield Path(directory) / name
+        yield from (Path(directory) / name for name in filenames)
 
 
 def _display_path(path: Path, root: Path) -> str:
+    """The path as messages show it: relative to the project, with a newline or an invisible
+    character in a file name written as an escape, so a problem stays one readable line."""
     try:
-        return path.relative_to(root).as_posix()
+        shown = path.relative_to(root).as_posix()
     except ValueError:
-        return path.as_posix()
+        shown = path.as_posix()
+    if shown.isprintable():
+        return shown
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in shown)
 
 
-def _layout_problem(path: Path, recipes_dir: Path, display: str) -> Problem | None:
-    expected = "recipes/<model>/<gpu>/<name>.yaml"
+def _file_problem(path: Path, recipes_dir: Path) -> str | None:
+    """What is wrong with `path` as a recipe file, looked at without opening or following it."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    if stat.S_ISLNK(mode):
+        if path.is_dir():
+            return "is a symbolic link to a folder; recipes/ holds real files only"
+        target = Path(os.path.realpath(path))
+        where = "inside" if target.is_relative_to(recipes_dir.resolve()) else "outside"
+        return f"is a symbolic link to a file {where} recipes/; commit the recipe itself"
+    if not stat.S_ISREG(mode):
+        return f"is {file_kind(mode)}, not a recipe file: {_ONLY_RECIPES}; remove it"
+    return _segments_problem(path, recipes_dir)
+
+
+def _segments_problem(path: Path, recipes_dir: Path) -> str | None:
+    """What is wrong with where `path` is and what it is called, for a recipe file."""
     try:
         parts = path.relative_to(recipes_dir).parts
     except ValueError:
-        return Problem(display, 0, 0, "", f"is not under recipes/; recipe files live at {expected}")
-    if path.suffix != RECIPE_SUFFIX:
-        return Problem(display, 0, 0, "", f"recipe files end in '.yaml' (not {path.suffix!r}): rename it")
+        return f"is not under recipes/; recipe files live at {LAYOUT}"
+    if not path.name.endswith(RECIPE_SUFFIX):
+        return f"{path.name!r} is not a recipe file: {_ONLY_RECIPES}; rename or remove it"
     if len(parts) != 3:
-        return Problem(display, 0, 0, "", f"is not at {expected} ({len(parts) - 1} folders deep instead of 2)")
-    segments = [*parts[:2], parts[2].removesuffix(RECIPE_SUFFIX)]
-    for segment in segments:
-        if not _SEGMENT.match(segment):
-            return Problem(
-                display,
-                0,
-                0,
-                "",
-                f"{segment!r} cannot be part of a recipe id: use letters, digits, '.', '_' and '-', "
-                "starting with a letter or digit",
-            )
+        return f"is not at {LAYOUT} ({len(parts) - 1} folders deep instead of 2)"
+    for segment in (*parts[:2], parts[2].removesuffix(RECIPE_SUFFIX)):
+        problem = segment_problem(segment)
+        if problem:
+            return problem
+    return None
+
+
+def segment_problem(segment: str) -> str | None:
+    """Why `segment` cannot be a model folder, GPU folder or recipe name, or None."""
+    if not _SEGMENT.fullmatch(segment):
+        return (
+            f"{segment!r} cannot be part of a recipe id: use letters, digits, '.', '_' and '-', "
+            "starting with a letter or digit"
+        )
+    folded = segment.casefold()
+    if folded in _RESERVED_NAMES:
+        return (
+            f"{segment!r} cannot be part of a recipe id: the site makes index and README pages the page of "
+            "their folder, so it would take another page's address; choose another name"
+        )
+    if folded.endswith(_RESERVED_SUFFIXES):
+        suffix = segment[segment.rindex(".") :]
+        return (
+            f"{segment!r} cannot be part of a recipe id: its page's folder would take the address of the file "
+            f"the site copies for {segment[: -len(suffix)]!r}; drop the {suffix!r}"
+        )
     return None
 
 
@@ -145,23 +176,46 @@ def _collector_paused() -> Iterator[None]:
 
 
 def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None) -> Catalogue:
-    """Read, validate and check every recipe under `root` (or only the given files)."""
+    """Read, validate and check every recipe under `root` (or only the given files).
+
+    `today` is the date of the build (`builddate.build_date()` unless given).
+    """
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
-    reference, problems = load_reference(root)
+    try:
+        reference, problems = load_reference(root)
+    except Exception as error:  # a bug of ours: reported like any problem, and the recipes still read
+        reference, problems = None, [internal_error(REFERENCE_DIR + "/", error)]
+    if today is None:
+        try:
+            today = build_date()
+        except BuildDateError as error:
+            problems.append(Problem(BUILD_DATE_VARIABLE, 0, 0, "", str(error)))
+            today = dt.datetime.now(dt.UTC).date()
     files, tree_problems = discover(root, only)
     problems += tree_problems
     entries = []
     with _collector_paused():
         for path in files:
-            recipe, locations, file_problems = load_recipe(path, root, schema)
+            try:
+                entry, file_problems = _check_file(path, root, schema, reference, today)
+            except Exception as error:  # a bug of ours: one file's problem, never the end of the run
+                entry, file_problems = None, [internal_error(_display_path(path, root), error)]
             problems += file_problems
-            if recipe is not None and reference is not None:
-                derived, check_problems = analyse(recipe, locations, reference, today or dt.date.today())
-                problems += check_problems
-                entries.append(Entry(recipe, derived))
+            if entry is not None:
+                entries.append(entry)
     problems += id_collisions(entry.recipe for entry in entries)
     entries.sort(key=lambda entry: table_order_key(entry.recipe))
     return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
+
+
+def _check_file(
+    path: Path, root: Path, schema: Schema, reference: Reference | None, today: dt.date
+) -> tuple[Entry | None, list[Problem]]:
+    recipe, locations, problems = load_recipe(path, root, schema)
+    if recipe is None or reference is None:
+        return None, problems
+    derived, check_problems = analyse(recipe, locations, reference, today)
+    return Entry(recipe, derived), problems + check_problems
 
 
 def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:
@@ -172,15 +226,9 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
     """
     display = _display_path(path, root)
     nowhere = SourceMap()
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)  # never read an oversized file whole
-    except OSError as error:
-        return None, nowhere, [Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}")]
-    if size > MAX_FILE_BYTES:
-        message = f"file is {size:,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes"
-        return None, nowhere, [Problem(display, 0, 0, "", message)]
+    raw, problem = read_file(path, display)
+    if raw is None:
+        return None, nowhere, [problem] if problem else []
     document, problems = read_document(raw, display)
     if document is None:
         return None, nowhere, problems
@@ -192,21 +240,11 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
         return None, document.source_map, problems
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
-    # A value already refused while reading (a tag, a duplicate, a placeholder) would only repeat as a schema error.
-    refused = [problem.where for problem in problems if problem.where]
-    problems += [
-        problem
-        for problem in schema.problems(document.data, document.source_map, display)
-        if not any(_within(problem.where, where) for where in refused)
-    ]
+    problems += schema.problems(document.data, document.source_map, display, refused=problems)
     if problems:
         return None, document.source_map, problems
     recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(document.data))
     return recipe, document.source_map, _placement_problems(recipe, document.source_map)
-
-
-def _within(path: str, ancestor: str) -> bool:
-    return path == ancestor or path.startswith((ancestor + ".", ancestor + "["))
 
 
 def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:

@@ -6,11 +6,15 @@ a reader checking by hand would call a wrong digit; these helpers round the deci
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
+
+# Digits enough for any figure formatted with its decimals: Decimal's default 28 digits refuse to
+# show 10^25 with three decimals, and a figure recomputed from bounded fields can reach 10^24.
+_CONTEXT = Context(prec=64)
 
 
 def _rounded(value: float, places: int) -> Decimal:
-    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=_CONTEXT)
 
 
 def number(value: float | int, places: int = 0) -> str:

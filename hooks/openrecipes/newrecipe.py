@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .catalogue import RECIPE_SUFFIX, RECIPES_DIR, slug
+from .catalogue import RECIPE_SUFFIX, RECIPES_DIR, segment_problem, slug
 from .problems import json_path
 from .reference import Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .skeleton import FieldPath, is_placeholder, recipe_text, skeleton
 from .yamlsource import SourceMap
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 NO_INSTANCE = "none"
 
 OPTIONS: dict[FieldPath, str] = {
@@ -78,10 +76,9 @@ def given_values(request: NewRecipe, reference: Reference | None) -> tuple[dict[
 def create(root: Path, request: NewRecipe) -> tuple[Path, list[str]]:
     """Write the new recipe; its path and notes for the author. ValueError (one line) when it cannot be."""
     name = request.name.removesuffix(RECIPE_SUFFIX)
-    if not _NAME.match(name):
-        raise ValueError(
-            f"--name {request.name!r}: use letters, digits, '.', '_' and '-', starting with a letter or digit"
-        )
+    problem = segment_problem(name)
+    if problem:
+        raise ValueError(f"--name {request.name!r}: {problem}")
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     reference, _ = load_reference(root)  # broken reference data: no spelling help, validate reports it
     values, notes = given_values(request, reference)

@@ -43,6 +43,14 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def internal_error(path: str, error: Exception) -> Problem:
+    """An unexpected exception while checking `path`, as that file's problem: the other files are
+    still checked and reported, and nobody sees a traceback."""
+    lines = str(error).strip().splitlines()
+    detail = f"{type(error).__name__}: {lines[0][:200]}" if lines else type(error).__name__
+    return Problem(path, 0, 0, "", f"internal error while checking this file ({detail}); please report it")
+
+
 def json_path(parts: Iterable[str | int]) -> str:
     """`('layout', 'tp')` -> `$.layout.tp`; list indexes in brackets; odd keys quoted."""
     out = "$"

@@ -37,13 +37,14 @@ def project_root(option: str | None, hints: Sequence[str] = ()) -> Path:
 
 
 def recipe_paths(arguments: Sequence[str], root: Path) -> list[Path]:
-    """Files as given; folders as the recipe files below them (a folder above recipes/ means all of them)."""
+    """Files as given; folders as everything in recipes/ below them but folders (a folder above
+    recipes/ means all of it): what is not a recipe file is reported as such, never skipped."""
     recipes = (root / RECIPES_DIR).absolute()
     found: list[Path] = []
     for argument in arguments:
         path = Path(argument).absolute()
-        if path.is_dir():
-            below = [p for p in sorted(path.rglob("*")) if p.suffix.lower() in (".yaml", ".yml") and not p.is_dir()]
+        if path.is_dir() and not path.is_symlink():
+            below = [p for p in sorted(path.rglob("*")) if p.is_symlink() or not p.is_dir()]
             found += [p for p in below if p.is_relative_to(recipes) or p.resolve().is_relative_to(recipes.resolve())]
         elif path.exists() or path.is_symlink():
             found.append(path)

@@ -12,7 +12,7 @@ from typing import Any
 
 from .problems import Problem
 from .schema import Schema
-from .yamlsource import read_document
+from .yamlsource import read_document, read_file
 
 REFERENCE_DIR = "reference"
 REFERENCE_SCHEMA = "schema/reference.schema.yaml"
@@ -113,16 +113,14 @@ def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
     problems: list[Problem] = []
     for kind in ("gpus", "instances", "models"):
         display = f"{REFERENCE_DIR}/{kind}.yaml"
-        path = root / display
-        try:
-            raw = path.read_bytes()
-        except OSError as error:
-            problems.append(Problem(display, 0, 0, "", f"cannot be read: {error.strerror or error}"))
+        raw, problem = read_file(root / display, display)
+        if raw is None:
+            problems += [problem] if problem else []
             continue
         document, file_problems = read_document(raw, display)
         if document is not None:
             file_problems += Schema.load(schema_path, f"{kind}_file").problems(
-                document.data, document.source_map, display
+                document.data, document.source_map, display, refused=file_problems
             )
         problems += file_problems
         if document is not None and not file_problems:

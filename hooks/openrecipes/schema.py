@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import difflib
 import functools
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,10 @@ class Schema:
     faster) and only when that finds a fault asks jsonschema for every located error. The
     compiled validator checks the same schema with references inlined, and formats with
     jsonschema's own checker, so it never accepts what jsonschema would refuse (a test holds it).
+
+    "integer" means a YAML integer: `8.0` is a float, so not a count of GPUs, though JSON Schema
+    since draft 6 calls every whole number an integer. jsonschema gets a type checker that says
+    so; the compiled validator gets whole floats as `Decimal`, a number it never calls integer.
     """
 
     document: Mapping[str, Any]
@@ -61,39 +66,68 @@ class Schema:
             {"$schema": "http://json-schema.org/draft-07/schema#", **compiled},
             formats={name: functools.partial(_conforms, checker, name) for name in checker.checkers},
         )
-        validator = Draft202012Validator(inlined, format_checker=checker)
+        validator = _YamlTypesValidator(inlined, format_checker=checker)
         return cls(document, validator, fast, record_builder(inlined))
 
-    def is_valid(self, instance: Any) -> bool:
+    def is_valid(self, data: Any) -> bool:
+        """Whether `data` (as read from YAML, or already JSON-compatible) is valid: the fast check."""
         try:
-            self.fast(instance)
+            self.fast(to_json_compatible(data, whole_floats=decimal.Decimal))
         except fastjsonschema.JsonSchemaException:
             return False
         return True
 
-    def problems(self, data: Any, source_map: SourceMap, display_path: str) -> list[Problem]:
-        """Every schema violation in `data`, located in the file and explained."""
-        instance = to_json_compatible(data)
-        if self.is_valid(instance):
+    def problems(
+        self, data: Any, source_map: SourceMap, display_path: str, refused: Collection[Problem] = ()
+    ) -> list[Problem]:
+        """Every schema violation in `data`, located in the file and explained.
+
+        Values already `refused` while reading (a tag, a duplicate, a number out of range) are
+        not reported again: the schema would only repeat them less clearly.
+        """
+        if self.is_valid(data):
             return []
+        instance = to_json_compatible(data)
+        skip = [problem.where for problem in refused if problem.where]
         found = []
         for error in self.validator.iter_errors(instance):
-            found.extend(_explain(error, source_map, display_path))
+            found.extend(
+                problem
+                for problem in _explain(error, source_map, display_path)
+                if not any(_within(problem.where, where) for where in skip)
+            )
         return found
+
+
+def _within(path: str, ancestor: str) -> bool:
+    return path == ancestor or path.startswith((ancestor + ".", ancestor + "["))
 
 
 def _conforms(checker: jsonschema.FormatChecker, name: str, value: Any) -> bool:
     return checker.conforms(value, name)
 
 
-def to_json_compatible(value: Any) -> Any:
-    """YAML dates become ISO strings, as JSON Schema's `format: date` expects."""
+def _is_yaml_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_YamlTypesValidator = jsonschema.validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_yaml_integer),
+)
+
+
+def to_json_compatible(value: Any, *, whole_floats: Callable[[float], Any] = float) -> Any:
+    """YAML dates become ISO strings, as JSON Schema's `format: date` expects; whole floats
+    (8.0) become `whole_floats(value)`."""
     if isinstance(value, dict):
-        return {key: to_json_compatible(item) for key, item in value.items()}
+        return {key: to_json_compatible(item, whole_floats=whole_floats) for key, item in value.items()}
     if isinstance(value, list):
-        return [to_json_compatible(item) for item in value]
+        return [to_json_compatible(item, whole_floats=whole_floats) for item in value]
     if isinstance(value, dt.date):
         return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return whole_floats(value)
     return value
 
 
@@ -110,11 +144,9 @@ def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_p
         patterns = list(schema.get("patternProperties", {}))
         for name in _unexpected_keys(error.instance, schema):
             if patterns and not allowed:
-                yield at(
-                    (*path, name),
-                    f"{name!r} is not a valid name here; names match {' or '.join(patterns)}",
-                    key=True,
-                )
+                hint = schema.get("x-hint")
+                rule = f". {hint}" if hint else f"; names match {' or '.join(patterns)}"
+                yield at((*path, name), f"{name!r} is not a valid name here{rule}", key=True)
                 continue
             message = f"unknown key {name!r}"
             close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
@@ -158,6 +190,11 @@ def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_p
     elif error.validator == "maximum" and error.validator_value == 1 and _is_number(error.instance):
         message = f"{shown} is greater than 1; this is a fraction: did you mean {error.instance / 100:g}?"
         hint = schema.get("x-hint")
+    elif error.validator in _BOUNDS and _is_number(error.instance):
+        message = f"{shown} is {_BOUNDS[error.validator]} {error.validator_value:,}"
+        # A count below 1 or a size below 0 needs no reason; the plausible limits do.
+        obvious = error.validator in ("minimum", "exclusiveMinimum") and error.validator_value in (0, 1)
+        hint = schema.get("x-hint") if obvious else schema.get("x-limit") or schema.get("x-hint")
     elif error.validator in ("minItems", "maxItems") and isinstance(error.instance, list):
         bound = "at least" if error.validator == "minItems" else "at most"
         count = len(error.instance)
@@ -172,6 +209,14 @@ def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_p
     if hint:
         message += f". {hint}" if not message.endswith((".", "?")) else f" {hint}"
     yield at(path, message)
+
+
+_BOUNDS = {
+    "minimum": "less than the minimum of",
+    "exclusiveMinimum": "less than or equal to the minimum of",
+    "maximum": "greater than the maximum of",
+    "exclusiveMaximum": "greater than or equal to the maximum of",
+}
 
 
 def _unexpected_keys(instance: Any, schema: Mapping[str, Any]) -> list[str]:

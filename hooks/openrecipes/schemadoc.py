@@ -50,7 +50,9 @@ def _sections(root: Mapping[str, Any], node: Mapping[str, Any], path: str) -> It
     if node.get("patternProperties"):
         for pattern, child in node["patternProperties"].items():
             child = resolve(child, root)
-            fields.append(FieldDoc(f"names matching {pattern}", _type(root, child), False, "", _rules(child)))
+            fields.append(
+                FieldDoc(f"names matching {_readable(pattern)}", _type(root, child), False, "", _rules(child))
+            )
     if not re.fullmatch(r"[a-z_][a-z0-9_.\[\]]*", path):
         raise ValueError(f"schema path {path!r} is not a plain field path")
     yield Section(Markup(path), node.get("description", ""), tuple(fields))
@@ -92,5 +94,16 @@ def _rules(node: Mapping[str, Any]) -> str:
     if node.get("format") == "date":
         rules.append("ISO date (YYYY-MM-DD)")
     if "pattern" in node and node["pattern"] != "\\S":
-        rules.append(f"matches {node['pattern']}")
+        rules.append(f"matches {_readable(node['pattern'])}")
     return "; ".join(rules)
+
+
+_WHOLE = ("^", "(?![\\s\\S])")
+
+
+def _readable(pattern: str) -> str:
+    """`^[a-f]+(?![\\s\\S])` as `[a-f]+ (the whole value)`: the anchors are there for machines."""
+    start, end = _WHOLE
+    if pattern.startswith(start) and pattern.endswith(end):
+        return f"{pattern[len(start) : -len(end)]} (the whole value)"
+    return pattern

@@ -24,11 +24,11 @@ from .catalogue import RECIPE_SUFFIX, Catalogue, Entry, load_catalogue, slug
 from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from .feed import atom_feed
 from .problems import Problem, sorted_problems
-from .reference import Reference
+from .reference import REFERENCE_DIR, Reference
 from .render import RenderedPage, environment, render
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .schemadoc import schema_sections
-from .urls import page_url, relative_url
+from .urls import destination, page_url, relative_url
 
 HOME_PAGE = "index.md"
 METHODOLOGY_PAGE = "methodology.md"
@@ -77,6 +77,12 @@ class Output:
     """The repository file a reader should edit to change this page."""
     origin: str | None = None
     """The recipe file this output comes from, for error messages."""
+
+    def text(self) -> str:
+        """What the output holds as one text: a page as a Markdown file with its fragments in place
+        (what a hand-written page would be; for tests and the benchmark's plain site)."""
+        rendered = self.render() if self.render is not None else ""
+        return rendered.inline_markdown() if isinstance(rendered, RenderedPage) else rendered
 
 
 def _fixed(value: RenderedPage | str) -> Callable[[], RenderedPage | str]:
@@ -175,21 +181,52 @@ def plan_site(
     if not catalogue.ok and not keep_going:
         return SitePlan(catalogue, (), catalogue.problems)
     if catalogue.reference is None:  # broken reference data: nothing can be checked or shown
-        env = environment()
-        home = render(env, "home.md.j2", rows=[], recent=[], problems=catalogue.problems, links={}, charts={})
-        return SitePlan(catalogue, (Output(HOME_PAGE, render=_fixed(home)),), catalogue.problems)
-    broken = {problem.path for problem in catalogue.problems}
-    entries = [entry for entry in catalogue.entries if entry.recipe.path not in broken]
-    site = _Site(root, entries, catalogue.reference, use_directory_urls)
-    outputs = [
-        *_recipe_outputs(site),
-        *_index_outputs(site, catalogue.problems),
-        *_group_outputs(site),
-        *_data_outputs(site, site_url),
-        Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js"),
-    ]
-    problems = [*catalogue.problems, *collisions(outputs, hand_written, use_directory_urls)]
+        return SitePlan(catalogue, _unavailable_pages(catalogue.problems), catalogue.problems)
+    problems = list(catalogue.problems)
+    broken = {problem.path for problem in problems}
+    while True:
+        entries = [entry for entry in catalogue.entries if entry.recipe.path not in broken]
+        site = _Site(root, entries, catalogue.reference, use_directory_urls)
+        outputs = [
+            *_recipe_outputs(site),
+            *_index_outputs(site, sorted_problems(problems)),
+            *_group_outputs(site),
+            *_data_outputs(site, site_url),
+            Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js"),
+        ]
+        clashes = collisions(outputs, hand_written, use_directory_urls)
+        problems += clashes
+        clashing = {problem.path for problem in clashes} & {entry.recipe.path for entry in entries}
+        if not (keep_going and clashing):
+            break
+        # Under `mkdocs serve`, the recipes whose files clash are left out like any other with a
+        # problem: written anyway, one would overwrite the other or stand where it needs a folder.
+        broken |= clashing
     return SitePlan(catalogue, tuple(outputs), sorted_problems(problems))
+
+
+_TITLES = {
+    MODELS_PAGE: "Models",
+    GPUS_PAGE: "GPUs",
+    COMPARE_PAGE: "Compare recipes",
+    METHODOLOGY_PAGE: "Methodology",
+    SCHEMA_PAGE: "Recipe schema",
+}
+
+
+def _unavailable_pages(problems: Sequence[Problem]) -> tuple[Output, ...]:
+    """Every page the navigation names, each saying why the catalogue is not there.
+
+    With broken reference data no figure can be recomputed, so there are no recipe pages; but a
+    navigation entry without its page is a warning, and `mkdocs serve` must keep answering.
+    """
+    files = sorted({problem.path for problem in problems if problem.path.startswith(REFERENCE_DIR + "/")})
+    env = environment()
+    pages = []
+    for src in GENERATED_NAV_PAGES:
+        page = render(env, "unavailable.md.j2", title=_TITLES.get(src, "OpenRecipes"), files=files, problems=problems)
+        pages.append(Output(src, render=_fixed(page)))
+    return tuple(pages)
 
 
 def _recipe_outputs(site: _Site) -> list[Output]:
@@ -354,19 +391,47 @@ def _data_outputs(site: _Site, site_url: str | None) -> list[Output]:
 
 
 def collisions(outputs: Collection[Output], hand_written: Collection[str], use_directory_urls: bool) -> list[Problem]:
-    """A generated file may not replace a hand-written one, not even one differing in letter case."""
-    taken = {page_url(src, use_directory_urls).casefold(): src for src in hand_written}
-    problems = []
-    for output in outputs:
-        existing = taken.get(page_url(output.src_uri, use_directory_urls).casefold())
-        if existing is not None:
-            problems.append(
-                Problem(
-                    output.origin or f"docs/{existing}",
-                    0,
-                    0,
-                    "",
-                    f"its page {output.src_uri!r} would replace the hand-written docs/{existing}; rename one of them",
-                )
-            )
-    return problems
+    """No two files of the built site may have one address, not even two differing in letter case
+    (on some systems they are one file), and no file may stand where another needs a folder
+    (`x.yaml` beside `x.yaml/index.html`). Each clash is reported against the files involved; a
+    generated file never replaces a hand-written one."""
+    where = functools.partial(destination, use_directory_urls=use_directory_urls)
+    written = [_Written(src, f"docs/{src}", True, where(src)) for src in hand_written]
+    written += [_Written(out.src_uri, out.origin or out.src_uri, False, where(out.src_uri)) for out in outputs]
+    by_path: dict[str, _Written] = {}
+    clashes: list[tuple[_Written, _Written, str]] = []
+    for item in written:
+        first = by_path.setdefault(item.path.casefold(), item)
+        if first is not item:
+            clashes.append((first, item, f"would both be written to {item.path!r}"))
+    folders: dict[str, _Written] = {}
+    for item in by_path.values():
+        parts = item.path.split("/")
+        for depth in range(1, len(parts)):
+            folders.setdefault("/".join(parts[:depth]).casefold(), item)
+    for folded, item in by_path.items():
+        inside = folders.get(folded)
+        if inside is not None:
+            clashes.append((item, inside, f"would be written to {item.path!r} and inside it ({inside.path!r})"))
+    problems = set()
+    for a, b, clash in clashes:
+        if a.hand_written != b.hand_written and a.path.casefold() == b.path.casefold():
+            page, theirs = (b, a) if a.hand_written else (a, b)
+            message = f"its page {page.src_uri!r} would replace the hand-written {theirs.origin}; rename one of them"
+            problems.add(Problem(page.origin, 0, 0, "", message))
+            continue
+        message = f"{a.src_uri!r} (from {a.origin}) and {b.src_uri!r} (from {b.origin}) {clash}; rename one of them"
+        problems.update(Problem(item.origin, 0, 0, "", message) for item in (a, b) if not item.hand_written)
+    return sorted(problems)
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A file of the built site, for the collision check."""
+
+    src_uri: str
+    origin: str
+    """The file to blame: the recipe it comes from, the hand-written docs file, or itself."""
+    hand_written: bool
+    path: str
+    """Where it is written in the site."""

@@ -57,12 +57,9 @@ def _types(node: Node) -> list[str]:
 
 def _bound(node: Node) -> str:
     parts = []
-    if "minimum" in node:
-        parts.append(f"≥ {node['minimum']:g}")
-    if "exclusiveMinimum" in node:
-        parts.append(f"> {node['exclusiveMinimum']:g}")
-    if "maximum" in node:
-        parts.append(f"≤ {node['maximum']:g}")
+    for keyword, relation in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"), ("exclusiveMaximum", "<")):
+        if keyword in node:
+            parts.append(f"{relation} {node[keyword]:,}")
     return " and ".join(parts)
 
 

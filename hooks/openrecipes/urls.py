@@ -22,6 +22,18 @@ def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
     return f"{stem}/"
 
 
+def destination(src_uri: str, use_directory_urls: bool = True) -> str:
+    """The file that a file of the docs tree becomes in the built site (`a/b.md` -> `a/b/index.html`)."""
+    stem, extension = posixpath.splitext(src_uri)
+    if extension != ".md":
+        return src_uri
+    folder, name = posixpath.split(stem)
+    name = "index" if name == "README" else name
+    if not use_directory_urls or name == "index":
+        return posixpath.join(folder, f"{name}.html")
+    return posixpath.join(folder, name, "index.html")
+
+
 def relative_url(from_url: str, to_url: str) -> str:
     """A link from the page at `from_url` to `to_url`, both relative to the site root."""
     base = from_url if from_url.endswith("/") or not from_url else posixpath.dirname(from_url) + "/"

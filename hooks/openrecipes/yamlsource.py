@@ -10,9 +10,12 @@ every key and value for error messages.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import functools
 import math
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +33,16 @@ MAX_NODES = 20_000
 
 MAX_DEPTH = 32
 """Recipes nest four levels deep. (libyaml itself refuses flow nesting beyond 1,000 levels.)"""
+
+MAX_NUMBER = 2**53
+"""Every number read stays below this in size: the largest integer JSON readers and the site's
+scripts keep exactly, and far beyond any figure of a training run. The schema sets each field's
+own, tighter bounds; this one holds for every number, so no later arithmetic or formatting can
+overflow, whatever field a number is in."""
+
+MIN_NUMBER = 1e-12
+"""Every number read is 0 or at least this in size: no figure is smaller, and a number with
+hundreds of decimals cannot be formatted."""
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -60,10 +73,45 @@ _IMPLICIT_SCALAR_TAGS = {
     "tag:yaml.org,2002:timestamp",
 }
 
-# Characters that change how text is displayed or executed without being visible: C0/C1
-# controls (bar tab and newline) and the bidirectional overrides of "Trojan Source" attacks,
-# which could make a launch script read differently from what it runs.
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Characters no recipe needs, refused by Unicode category wherever they are, in keys and values:
+# they display as nothing or differently from what they are, so text that reads one way could
+# run or compare another ("Trojan Source"), and several are not allowed in XML (the feed) at all.
+_REFUSED_CATEGORIES = {
+    "Cc": "control character",  # bar tab and newline, which are never looked up
+    "Cf": "invisible character",  # zero-width spaces and joiners, bidi overrides, BOM, tag characters
+    "Zl": "invisible line break",  # U+2028: a line break to some readers, none to others
+    "Zp": "invisible line break",  # U+2029
+    "Cs": "lone surrogate",
+    "Co": "private-use character",
+    "Cn": "unassigned code point",  # noncharacters (U+FFFE, U+FDD0...) are unassigned too
+}
+# Characters worth looking up: every one but the printable ASCII ones, tab and newline. Plain
+# ASCII text, nearly all of a recipe, is passed over by the regex engine without a lookup.
+_SUSPECT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\U0010ffff]")
+
+
+def first_refused(text: str) -> int | None:
+    """The index of the first character of `text` that a recipe may not hold, or None."""
+    first = _SUSPECT.search(text)  # nearly always None: one call, no iterator
+    if first is None:
+        return None
+    for match in _SUSPECT.finditer(text, first.start()):
+        if unicodedata.category(match.group()) in _REFUSED_CATEGORIES:
+            return match.start()
+    return None
+
+
+def describe_refused(char: str) -> str:
+    """`U+200B` as a problem: what kind of character it is and its name."""
+    code = ord(char)
+    kind = _REFUSED_CATEGORIES[unicodedata.category(char)]
+    if code & 0xFFFE == 0xFFFE or 0xFDD0 <= code <= 0xFDEF:
+        kind = "noncharacter"
+    name = unicodedata.name(char, "")
+    if kind == "unassigned code point":
+        name = f"not a character in Unicode {unicodedata.unidata_version}"
+    return f"contains the {kind} U+{code:04X}" + (f" ({name})" if name else "") + "; remove it"
+
 
 Path = tuple[str | int, ...]
 
@@ -123,6 +171,45 @@ def _position(node: Node) -> Position:
     return _unpack(_pack(node))
 
 
+def read_file(path: os.PathLike[str] | str, display_path: str) -> tuple[bytes | None, Problem | None]:
+    """The bytes of the regular file at `path`, or the problem that stops reading it.
+
+    Checked on the open file, so nothing can swap it in between: a symbolic link is not followed,
+    a named pipe or device is not waited on (a FIFO named `x.yaml` would block a read forever),
+    and an oversized file is not read whole.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return None, Problem(display_path, 0, 0, "", "is a symbolic link; commit the file itself")
+        return None, Problem(display_path, 0, 0, "", f"cannot be read: {error.strerror or error}")
+    with os.fdopen(descriptor, "rb") as handle:
+        mode, size = (info := os.fstat(descriptor)).st_mode, info.st_size
+        if not stat.S_ISREG(mode):
+            return None, Problem(display_path, 0, 0, "", f"is {file_kind(mode)}, not a file; remove it")
+        raw = b"" if size > MAX_FILE_BYTES else handle.read(MAX_FILE_BYTES + 1)
+    if size > MAX_FILE_BYTES or len(raw) > MAX_FILE_BYTES:
+        size = max(size, len(raw))
+        message = f"file is {size:,} bytes; a recipe may be at most {MAX_FILE_BYTES:,} bytes"
+        return None, Problem(display_path, 0, 0, "", message)
+    return raw, None
+
+
+def file_kind(mode: int) -> str:
+    """`a named pipe (FIFO)`: what a file that is not a regular file is, for messages."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
 def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[Problem]]:
     """Parse one recipe file. Returns the document (None if unreadable) and the problems found.
 
@@ -158,8 +245,18 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     try:
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
+        # A raw U+2028 or U+0085 is a line break to YAML and none to an editor: the syntax error
+        # it causes is best explained by the character, which has to go anyway.
+        refused = first_refused(text)
+        mark = error.problem_mark or error.context_mark
+        if refused is not None and mark is not None and refused <= mark.index:
+            return None, [_refused_character(text, refused, display_path)]
         return None, [_yaml_error(error, display_path)]
     except yaml.YAMLError as error:
+        # libyaml refuses some characters (U+FFFE, most controls) before parsing, without a line.
+        refused = first_refused(text)
+        if isinstance(error, yaml.reader.ReaderError) and refused is not None:
+            return None, [_refused_character(text, refused, display_path)]
         return whole_file(f"YAML error: {error}")
     finally:
         loader.dispose()
@@ -172,6 +269,12 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     except _TooLargeError as error:
         return None, [Problem(display_path, error.position.line, error.position.column, "", str(error))]
     return Document(data, builder.source_map), builder.problems
+
+
+def _refused_character(text: str, index: int, display_path: str) -> Problem:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return Problem(display_path, line, column, "", describe_refused(text[index]))
 
 
 def _yaml_error(error: yaml.MarkedYAMLError, display_path: str) -> Problem:
@@ -281,12 +384,25 @@ class _Builder:
         try:
             value = self.loader.yaml_constructors[node.tag](self.loader, node)
         except (yaml.YAMLError, ValueError) as error:
-            self.problem(node, path, f"cannot read {node.value!r}: {error}")
+            # Python refuses to read integers of thousands of digits: that is a number out of range.
+            message = _out_of_range(node.value) if node.tag == _INT else f"cannot read {_brief(node.value)}: {error}"
+            self.problem(node, path, message)
             return node.value
         if not isinstance(value, str):
             self.source_map.scalar_text[path] = node.value
-        if isinstance(value, float) and not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value) and not _INFINITY_OR_NAN.fullmatch(node.value):
+            self.problem(node, path, _out_of_range(node.value))  # 1e999: a finite number too large for a float
+        elif isinstance(value, float) and not math.isfinite(value):
             self.problem(node, path, f"{node.value} is not a finite number")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= MAX_NUMBER:
+            self.problem(node, path, _out_of_range(node.value))
+        elif isinstance(value, float) and (0 < abs(value) < MIN_NUMBER or (value == 0 and _NONZERO.search(node.value))):
+            self.problem(
+                node,
+                path,
+                f"{_brief(node.value)} is too close to 0: no figure in a recipe is smaller than {MIN_NUMBER:g}, "
+                "but for 0 itself",
+            )
         elif isinstance(value, str):
             self._check_text(node, path, value)
         elif isinstance(value, dt.datetime):
@@ -294,11 +410,26 @@ class _Builder:
         return value
 
     def _check_text(self, node: Node, path: Path, text: str) -> None:
-        found = _INVISIBLE.search(text)
-        if found:
-            char = found.group()
-            name = unicodedata.name(char, "control character")
-            self.problem(node, path, f"contains the invisible character U+{ord(char):04X} ({name}); remove it")
+        index = first_refused(text)
+        if index is not None:
+            self.problem(node, path, describe_refused(text[index]))
+
+
+_INT = "tag:yaml.org,2002:int"
+_INFINITY_OR_NAN = re.compile(r"[-+]?\.(?:inf|nan)", re.IGNORECASE)  # with fullmatch
+_NONZERO = re.compile(r"^[-+]?[0._]*[1-9]")  # a mantissa that is not zero (1e-400 reads as 0.0)
+
+
+def _out_of_range(written: str) -> str:
+    return (
+        f"{_brief(written)} is out of range: no figure in a recipe comes near ±2^53 ({MAX_NUMBER:,}), "
+        "the largest integer that JSON readers and the site's scripts keep exactly"
+    )
+
+
+def _brief(written: str) -> str:
+    """A value as written, shortened: a number of 400 digits would fill the screen."""
+    return written if len(written) <= 30 else f"{written[:12]}...{written[-6:]} ({len(written):,} characters)"
 
 
 @functools.lru_cache(maxsize=8192)
