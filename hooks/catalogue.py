@@ -100,8 +100,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         (output for output in plan.outputs if output.render is not None),
         key=lambda output: not output.src_uri.endswith(".md"),
     )
+    exports = sum(not output.src_uri.endswith(".md") for output in rendered)
     _build = _Build(
-        renderer([output.render for output in rendered], parallel=not serving),
+        renderer([output.render for output in rendered], parallel=not serving, background=exports),
         {output.src_uri: index for index, output in enumerate(rendered)},
     )
     docs_dir = Path(config.docs_dir).resolve()

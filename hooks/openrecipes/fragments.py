@@ -25,6 +25,7 @@ from markupsafe import Markup
 _PREFIX = "orfrag"
 _SUFFIX = "z"
 _TOKEN = re.compile(rf"<p>{_PREFIX}(\d+){_SUFFIX}</p>|{_PREFIX}(\d+){_SUFFIX}")
+_BARE_TOKEN = re.compile(rf"{_PREFIX}(\d+){_SUFFIX}")
 
 
 class FragmentError(RuntimeError):
@@ -32,14 +33,32 @@ class FragmentError(RuntimeError):
 
 
 class Fragments:
-    """The HTML fragments of one page being rendered, in the order their tokens were issued."""
+    """The HTML fragments of one page being rendered, in the order their tokens were issued.
+
+    A fragment taken into a larger one (`absorb`) leaves None in its place: its token must not
+    appear in the page any more.
+    """
 
     def __init__(self) -> None:
-        self.html: list[str] = []
+        self.html: list[str | None] = []
 
     def token(self, html: str) -> Markup:
         self.html.append(html)
         return Markup(f"{_PREFIX}{len(self.html) - 1}{_SUFFIX}")
+
+    def absorb(self, text: str) -> str:
+        """`text` (HTML a template wrote around values) with the fragments its tokens stand for
+        written in; those fragments now belong to `text`."""
+
+        def place(match: re.Match[str]) -> str:
+            index = int(match.group(1))
+            html = self.html[index] if index < len(self.html) else None
+            if html is None:
+                raise FragmentError(f"fragment {match.group(0)!r} is unknown or already placed")
+            self.html[index] = None
+            return html
+
+        return _BARE_TOKEN.sub(place, text)
 
 
 _current: contextvars.ContextVar[Fragments] = contextvars.ContextVar("openrecipes_fragments")
@@ -56,32 +75,44 @@ def collecting() -> Iterator[Fragments]:
         _current.reset(reset)
 
 
-def fragment(html: str) -> Markup:
-    """A token standing for `html` (already safe HTML) in the page being rendered."""
+def _fragments() -> Fragments:
     try:
-        fragments = _current.get()
+        return _current.get()
     except LookupError:
         raise FragmentError("a fragment was made outside a page being rendered") from None
-    return fragments.token(html)
+
+
+def fragment(html: str) -> Markup:
+    """A token standing for `html` (already safe HTML) in the page being rendered."""
+    return _fragments().token(html)
+
+
+def block(html: str) -> Markup:
+    """A token standing for a block of HTML a template wrote, values included: Markdown never
+    parses it, which keeps generated tables and figure boxes out of its (slow) HTML parser too."""
+    fragments = _fragments()
+    return fragments.token(fragments.absorb(str(html)))
 
 
 def holds_token(text: str) -> bool:
     return _TOKEN.search(text) is not None
 
 
-def restore(html: str, fragments: Sequence[str], page: str = "the page") -> str:
-    """`html` (the converted skeleton) with every token replaced by its fragment, each exactly once."""
+def restore(html: str, fragments: Sequence[str | None], page: str = "the page") -> str:
+    """`html` (the converted skeleton) with every token replaced by its fragment, each exactly once
+    (and none of the fragments a block took in)."""
     placed = [0] * len(fragments)
 
     def place(match: re.Match[str]) -> str:
         index = int(match.group(1) or match.group(2))
-        if index >= len(fragments):
-            raise FragmentError(f"{page}: unknown fragment {match.group(0)!r}")
+        fragment = fragments[index] if index < len(fragments) else None
+        if fragment is None:
+            raise FragmentError(f"{page}: unknown or absorbed fragment {match.group(0)!r}")
         placed[index] += 1
-        return fragments[index]
+        return fragment
 
     restored = _TOKEN.sub(place, html)
-    wrong = [index for index, count in enumerate(placed) if count != 1]
+    wrong = [index for index, count in enumerate(placed) if count != (fragments[index] is not None)]
     if wrong:
         counts = ", ".join(f"#{index} {placed[index]} times" for index in wrong[:5])
         raise FragmentError(f"{page}: fragments placed other than once after conversion ({counts})")

@@ -46,12 +46,13 @@ class ForkedRenderer(Renderer):
     """Renders in one forked worker, at most `lookahead` outputs ahead of the last one asked for.
 
     The bound keeps memory flat at any catalogue size; outputs asked for out of order are
-    submitted on demand.
+    submitted on demand. The last `background` outputs (the exports, which MkDocs asks for only
+    after every page) are submitted right after the first pages, so they are ready when asked for.
     """
 
-    def __init__(self, renders: Sequence[Render], lookahead: int = 48) -> None:
+    def __init__(self, renders: Sequence[Render], lookahead: int = 64, background: int = 0) -> None:
         super().__init__(renders)
-        self._count = len(renders)
+        self._count = len(renders) - background
         self._lookahead = lookahead
         self._futures: dict[int, Future[Any]] = {}
         self._next = 0  # the next index not yet submitted in order
@@ -62,6 +63,8 @@ class ForkedRenderer(Renderer):
             initargs=(renders,),
         )
         self._submit_up_to(lookahead)
+        for index in range(self._count, len(renders)):
+            self._futures[index] = self._executor.submit(_render, index)
         # The worker has its own copy of everything the renders need; dropping ours lets this
         # process free the catalogue, which the garbage collector would otherwise keep rescanning.
         self._renders = ()
@@ -84,11 +87,11 @@ class ForkedRenderer(Renderer):
         self._futures.clear()
 
 
-def renderer(renders: Sequence[Render], *, parallel: bool) -> Renderer:
-    """A forked renderer when it is safe and useful, else in-process.
+def renderer(renders: Sequence[Render], *, parallel: bool, background: int = 0) -> Renderer:
+    """A forked renderer when it is safe and useful, else in-process (`background`: see ForkedRenderer).
 
     Forking is only safe in a process without other threads (`mkdocs serve` runs a file watcher
     and a web server), and needs `os.fork` (not on Windows) and a second core.
     """
     usable = parallel and hasattr(os, "fork") and threading.active_count() == 1 and (os.cpu_count() or 1) > 1
-    return ForkedRenderer(renders) if usable else Renderer(renders)
+    return ForkedRenderer(renders, background=background) if usable else Renderer(renders)

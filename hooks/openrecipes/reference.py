@@ -17,9 +17,9 @@ from .yamlsource import read_document, read_file
 REFERENCE_DIR = "reference"
 REFERENCE_SCHEMA = "schema/reference.schema.yaml"
 
-PEAK_COLUMN = {"bf16": "bf16", "fp16": "bf16", "fp8": "fp8", "mxfp8": "fp8"}
+PEAK_COLUMN = {"bf16": "bf16", "fp16": "bf16", "fp8": "fp8", "mxfp8": "fp8", "nvfp4": "fp4", "mxfp4": "fp4"}
 """Which dense peak a training precision is measured against. FP16 and BF16 tensor rates are
-equal on every listed GPU; MXFP8 runs at the FP8 rate."""
+equal on every listed GPU; MXFP8 runs at the FP8 rate, NVFP4 and MXFP4 at the FP4 rate."""
 
 
 def normalise(name: str) -> str:
@@ -42,12 +42,23 @@ class GpuSpec:
     aliases: tuple[str, ...]
     memory_gb: float
     other_memory_gb: tuple[float, ...]
-    bf16_tflops: float
+    bf16_tflops: float | None
     fp8_tflops: float | None
+    fp4_tflops: float | None
+    precisions: tuple[str, ...]
+    """The formats its tensor cores multiply in."""
     sourced: Sourced
 
+    def runs(self, precision: str) -> bool:
+        return precision in self.precisions
+
     def peak_tflops(self, precision: str) -> float | None:
-        return self.bf16_tflops if PEAK_COLUMN[precision] == "bf16" else self.fp8_tflops
+        """The dense peak a run at `precision` is measured against; None when the GPU cannot run it
+        or no source publishes the peak."""
+        if not self.runs(precision):
+            return None
+        column = PEAK_COLUMN[precision]
+        return {"bf16": self.bf16_tflops, "fp8": self.fp8_tflops, "fp4": self.fp4_tflops}[column]
 
     @property
     def memory_options(self) -> tuple[float, ...]:
@@ -75,6 +86,9 @@ class ModelSpec:
     total_params: int
     active_params: int
     sourced: Sourced
+    aliases: tuple[str, ...] = ()
+    architecture: Mapping[str, Any] | None = None
+    """The published configuration model FLOPs are computed from (flops.py), when it is known."""
 
 
 @dataclass(frozen=True)
@@ -96,8 +110,18 @@ class Reference:
         return next((spec for spec in self.instances.values() if normalise(spec.key) == wanted), None)
 
     def model(self, name: str) -> ModelSpec | None:
+        """The model a recipe's `model` names, by key or alias, ignoring case and punctuation."""
         wanted = normalise(name)
-        return next((spec for spec in self.models.values() if normalise(spec.key) == wanted), None)
+        for spec in self.models.values():
+            if wanted in {normalise(spec.key), *(normalise(alias) for alias in spec.aliases)}:
+                return spec
+        return None
+
+    def cheapest_instance(self, gpu: GpuSpec) -> InstanceSpec | None:
+        """The sourced on-demand instance with the lowest price per GPU-hour for `gpu`: the default
+        price basis of a recipe that names no instance of its own."""
+        offers = [spec for spec in self.instances.values() if spec.gpu == gpu.key]
+        return min(offers, key=lambda spec: (spec.usd_per_gpu_hour, spec.key), default=None)
 
 
 def closest(name: str, known: list[str]) -> str | None:
@@ -150,6 +174,8 @@ def _gpu(key: str, entry: Mapping[str, Any]) -> GpuSpec:
         other_memory_gb=tuple(entry.get("other_memory_gb", ())),
         bf16_tflops=entry["dense_tflops"]["bf16"],
         fp8_tflops=entry["dense_tflops"]["fp8"],
+        fp4_tflops=entry["dense_tflops"].get("fp4"),
+        precisions=tuple(entry["precisions"]),
         sourced=_sourced(entry),
     )
 
@@ -167,7 +193,14 @@ def _instance(key: str, entry: Mapping[str, Any]) -> InstanceSpec:
 
 
 def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
-    return ModelSpec(key, entry["total_params"], entry["active_params"], _sourced(entry))
+    return ModelSpec(
+        key,
+        entry["total_params"],
+        entry["active_params"],
+        _sourced(entry),
+        aliases=tuple(entry.get("aliases", ())),
+        architecture=entry.get("architecture"),
+    )
 
 
 def _consistency(reference: Reference) -> list[Problem]:

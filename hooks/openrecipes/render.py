@@ -20,7 +20,7 @@ import yaml
 from markupsafe import Markup
 
 from . import describe, facts, fmt
-from .fragments import FragmentError, collecting, fragment, holds_token, restore
+from .fragments import FragmentError, block, collecting, fragment, holds_token, restore
 from .markup import code_block, html_text, markdown_html, markdown_inline_html
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -33,7 +33,7 @@ class RenderedPage:
 
     meta: Mapping[str, Any]
     markdown: str
-    fragments: tuple[str, ...]
+    fragments: tuple[str | None, ...]
 
     def inline_markdown(self) -> str:
         """The page as one Markdown file with the fragments written in place, as a hand-written
@@ -81,6 +81,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         inline_markdown=lambda text: fragment(markdown_inline_html(text)),
         code_text=lambda text: fragment(f"<code>{html_text(text)}</code>"),
         heading=_heading,
+        block=block,
         json_string=lambda value: Markup(json.dumps(str(value))),
         number=_trusted(fmt.number),
         usd=_trusted(fmt.usd),

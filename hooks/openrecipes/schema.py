@@ -93,7 +93,7 @@ class Schema:
         for error in self.validator.iter_errors(instance):
             found.extend(
                 problem
-                for problem in _explain(error, source_map, display_path)
+                for problem in _explain(error, source_map, display_path, self.validator.schema)
                 if not any(_within(problem.where, where) for where in skip)
             )
         return found
@@ -131,7 +131,19 @@ def to_json_compatible(value: Any, *, whole_floats: Callable[[float], Any] = flo
     return value
 
 
-def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_path: str) -> Iterator[Problem]:
+def _property(root: Mapping[str, Any], path: tuple) -> Mapping[str, Any]:
+    """The schema of the property at `path` (list indexes step into `items`), or {}."""
+    node: Any = root
+    for part in path:
+        if not isinstance(node, Mapping):
+            return {}
+        node = node.get("items", {}) if isinstance(part, int) else node.get("properties", {}).get(part, {})
+    return node if isinstance(node, Mapping) else {}
+
+
+def _explain(
+    error: jsonschema.ValidationError, source_map: SourceMap, display_path: str, root: Mapping[str, Any]
+) -> Iterator[Problem]:
     path = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, Mapping) else {}
 
@@ -158,11 +170,19 @@ def _explain(error: jsonschema.ValidationError, source_map: SourceMap, display_p
 
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        description = schema.get("properties", {}).get(missing, {}).get("description", "")
+        # A key a condition requires (schema version 1) is described where the property is.
+        description = _property(root, (*path, missing)).get("description", "")
         message = f"missing required key {missing!r}"
         if description:
             message += f" ({_first_sentence(description)})"
         yield at(path, message, key=True)
+        return
+
+    if error.validator == "not" and isinstance(error.validator_value, Mapping) and schema.get("x-message"):
+        # A key written where a condition forbids it: pointed at, with the schema's own words.
+        names = [name for name in error.validator_value.get("required", ()) if name in (error.instance or {})]
+        where = (*path, names[0]) if names else path
+        yield at(where, schema["x-message"], key=bool(names))
         return
 
     shown = _shown_value(error.instance, path, source_map)
