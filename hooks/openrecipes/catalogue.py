@@ -193,33 +193,38 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
             today = dt.datetime.now(dt.UTC).date()
     files, tree_problems = discover(root, only)
     problems += tree_problems
+    recipe_ids = frozenset(recipe_id_for(_display_path(path, root)) for path in discover(root)[0])
     entries = []
     with _collector_paused():
         for path in files:
             try:
-                entry, file_problems = _check_file(path, root, schema, reference, today)
+                entry, file_problems = _check_file(path, root, schema, reference, today, recipe_ids)
             except Exception as error:  # a bug of ours: one file's problem, never the end of the run
                 entry, file_problems = None, [internal_error(_display_path(path, root), error)]
             problems += file_problems
             if entry is not None:
                 entries.append(entry)
     problems += id_collisions(entry.recipe for entry in entries)
-    entries.sort(key=lambda entry: table_order_key(entry.recipe))
+    entries.sort(key=table_order_key)
     return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
 
 
 def _check_file(
-    path: Path, root: Path, schema: Schema, reference: Reference | None, today: dt.date
+    path: Path, root: Path, schema: Schema, reference: Reference | None, today: dt.date, recipe_ids: frozenset[str]
 ) -> tuple[Entry | None, list[Problem]]:
     recipe, locations, problems = load_recipe(path, root, schema)
     if recipe is None or reference is None:
         return None, problems
-    derived, check_problems = analyse(recipe, locations, reference, today)
-    return Entry(recipe, derived), problems + check_problems
+    refused = [problem.where for problem in problems if problem.where]
+    derived, check_problems = analyse(recipe, locations, reference, today, recipe_ids, refused)
+    if problems:  # a partial record: its checks are reported with its other problems, in one round
+        return None, problems + check_problems
+    return Entry(recipe, derived), check_problems
 
 
 def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:
-    """One recipe file: the record (None if it is broken), where its fields are written, its problems.
+    """One recipe file: the record (None if it cannot be read as a mapping; with problems, only the
+    values that passed the schema), where its fields are written, its problems.
 
     The positions are handed out beside the record, not inside it: only loading needs them, and a
     catalogue of records should not carry a few hundred of them per recipe through the build.
@@ -241,10 +246,11 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
     problems += schema.problems(document.data, document.source_map, display, refused=problems)
-    if problems:
-        return None, document.source_map, problems
-    recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(document.data))
-    return recipe, document.source_map, _placement_problems(recipe, document.source_map)
+    # With problems, the record holds only the values that passed the schema, so that every check
+    # whose inputs are there runs in the same round; the caller keeps it out of the catalogue.
+    data = schema.valid_part(document.data) if problems else document.data
+    recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(data))
+    return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map)
 
 
 def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:
@@ -253,9 +259,9 @@ def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:
     problems = []
     for folder, value, field in (
         (model_folder, recipe.fields.model, ("model",)),
-        (gpu_folder, recipe.fields.gpu.type, ("gpu", "type")),
+        (gpu_folder, recipe.fields.gpu.type if recipe.fields.gpu else None, ("gpu", "type")),
     ):
-        if folder.lower() != slug(value):
+        if value is not None and folder.lower() != slug(value):
             position = locations.value_at(field)
             right = recipe.path.split("/")
             right[len(field)] = slug(value)
@@ -288,7 +294,8 @@ def id_collisions(recipes: Iterable[Recipe]) -> list[Problem]:
     return problems
 
 
-def table_order_key(recipe: Recipe) -> tuple:
-    """Cheapest first; ties by higher MFU, then id. Recipes without a price come last."""
-    price = recipe.fields.result.usd_per_million_tokens
-    return (price is None, price or 0.0, -recipe.fields.result.mfu, recipe.id)
+def table_order_key(entry: Entry) -> tuple:
+    """Cheapest first (at the recipe's own instance, else the price basis of its GPU); ties by
+    higher MFU, then id. Recipes that cannot be priced come last, as do those without an MFU."""
+    price, mfu = entry.derived.usd_per_million_tokens, entry.derived.mfu
+    return (price is None, price or 0.0, mfu is None, -(mfu or 0.0), entry.recipe.id)

@@ -28,7 +28,7 @@ Cell = Literal["text", "link", "badge", "price", "code"]
 """How a value is drawn: plain text, a link to the recipe's page, a status badge, a price that the
 price calculator recomputes, or code (hashes, revisions)."""
 
-Section = Literal["fleet", "layout", "stack", "workload", "dataset", "build", "correctness"]
+Section = Literal["fleet", "layout", "moe", "stack", "workload", "dataset", "build", "correctness"]
 """The tables of a recipe page, in the order the page shows them (see recipe.md.j2)."""
 
 
@@ -137,6 +137,27 @@ def _usd(value: float) -> str:
     return fmt.usd(value)
 
 
+def _derived_or_absent(name: str) -> Callable[[Entry], Any]:
+    """A figure recomputed by the checks (the site's own convention), ABSENT when it cannot be."""
+
+    def read(entry: Entry) -> Any:
+        value = getattr(entry.derived, name)
+        return ABSENT if value is None else value
+
+    return read
+
+
+def _data_parallel(entry: Entry) -> Any:
+    if entry.derived.dp is None:
+        return ABSENT
+    return (entry.derived.dp, entry.derived.dp_derived)
+
+
+def _derived_degree(value: tuple[int, bool]) -> str:
+    degree, derived = value
+    return f"{degree} (derived: GPUs ÷ (TP × PP × CP))" if derived else str(degree)
+
+
 def _gpu_key(entry: Entry) -> str:
     return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
 
@@ -186,7 +207,7 @@ FACTS: tuple[Fact, ...] = (
         column="text",
         terminal="GPUs",
     ),
-    Fact("layout", "Layout", at("layout.label"), column="link", csv="layout", terminal="layout"),
+    Fact("layout", "Layout", lambda entry: entry.derived.label, column="link", csv="layout", terminal="layout"),
     Fact(
         "tokens",
         "Tokens/s per GPU",
@@ -200,10 +221,9 @@ FACTS: tuple[Fact, ...] = (
     Fact(
         "usd",
         "$ / 1M tokens",
-        at("result.usd_per_million_tokens"),
+        _derived_or_absent("usd_per_million_tokens"),
         show=_usd,
         missing=NO_PRICE,
-        null=NO_PRICE,
         numeric=True,
         column="price",
         csv="usd_per_million_tokens",
@@ -212,7 +232,7 @@ FACTS: tuple[Fact, ...] = (
     Fact(
         "mfu",
         "MFU",
-        at("result.mfu"),
+        _derived_or_absent("mfu"),
         show=fmt.percent,
         numeric=True,
         column="text",
@@ -247,6 +267,7 @@ FACTS: tuple[Fact, ...] = (
     Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
     # The recipe page's tables.
     Fact("fleet", "GPUs", lambda entry: describe.fleet(entry.recipe), section="fleet"),
+    Fact("system", "System", at("gpu.system"), section="fleet", omit_missing=True),
     Fact("interconnect", "Interconnect", at("stack.network"), section="fleet"),
     Fact("tp", "Tensor parallel (TP)", at("layout.tp"), section="layout"),
     Fact("pp", "Pipeline parallel (PP)", at("layout.pp"), section="layout"),
@@ -254,7 +275,17 @@ FACTS: tuple[Fact, ...] = (
     Fact("cp", "Context parallel (CP)", at("layout.cp"), section="layout"),
     Fact("ep", "Expert parallel (EP)", at("layout.ep"), section="layout"),
     Fact("etp", "Expert tensor parallel (ETP)", at("layout.etp"), section="layout"),
-    Fact("dp", "Data parallel (DP)", at("layout.dp"), section="layout"),
+    Fact("dp", "Data parallel (DP)", _data_parallel, show=_derived_degree, section="layout"),
+    Fact(
+        "sharding",
+        "Sharding",
+        at("layout.sharding"),
+        show=lambda value: value.kind + (f", groups of {value.group_size} GPUs" if value.group_size else ""),
+        section="layout",
+    ),
+    Fact("pipeline_schedule", "Pipeline schedule", at("layout.pipeline_schedule"), section="layout"),
+    Fact("gradient_accumulation", "Gradient accumulation (GA)", at("layout.gradient_accumulation"), section="layout"),
+    Fact("mtp_layers", "Multi-token-prediction layers", at("layout.mtp_layers"), section="layout", omit_missing=True),
     Fact("sequence_parallel", "Sequence parallel", at("layout.sequence_parallel"), show=_yes_no, section="layout"),
     Fact(
         "layer_split",
@@ -274,7 +305,7 @@ FACTS: tuple[Fact, ...] = (
         null="no dynamic batching",
         section="layout",
     ),
-    Fact("rows_per_microbatch", "Rows per microbatch", at("layout.rows_per_microbatch"), section="layout"),
+    Fact("rows_per_microbatch", "Rows per microbatch (MBS)", at("layout.rows_per_microbatch"), section="layout"),
     Fact(
         "dispatcher",
         "MoE token dispatcher",
@@ -301,10 +332,38 @@ FACTS: tuple[Fact, ...] = (
             ("container_image", "Container image"),
         )
     ),
+    Fact("routing", "Routing", at("moe.routing"), section="moe"),
+    Fact("token_dropping", "Token dropping", at("moe.token_dropping"), section="moe"),
+    Fact(
+        "capacity_factor",
+        "Capacity factor",
+        at("moe.capacity_factor"),
+        show=fmt.as_written,
+        section="moe",
+        omit_missing=True,
+    ),
+    Fact("method", "Training", at("workload.method"), show=describe.method, section="workload"),
     Fact("rows", "Rows", at("workload.rows"), section="workload"),
     Fact("row_tokens", "Tokens per row", at("workload.row_tokens"), show=fmt.number, section="workload"),
     Fact("global_batch", "Global batch", _with_tokens_per_step, show=_global_batch, section="workload"),
     Fact("precision", "Precision", at("workload.precision"), section="workload"),
+    Fact("fp8_scaling", "FP8 scaling", at("workload.fp8_scaling"), section="workload", omit_missing=True),
+    Fact(
+        "memory_gib",
+        "Peak memory per GPU",
+        at("result.memory_gib"),
+        show=lambda value: f"{fmt.as_written(value)} GiB",
+        section="workload",
+        omit_missing=True,
+    ),
+    Fact(
+        "time_to_train",
+        "Time to train",
+        at("result.time_to_train"),
+        show=describe.time_to_train,
+        section="workload",
+        omit_missing=True,
+    ),
     Fact("dataset", "Dataset", at("workload.dataset.name"), section="dataset"),
     Fact("dataset_source", "Source", at("workload.dataset.source"), section="dataset"),
     Fact("dataset_revision", "Revision", at("workload.dataset.revision"), section="dataset", cell="code"),
@@ -394,6 +453,11 @@ def rows(name: Section, entry: Entry) -> Iterator[tuple[Fact, str]]:
         if fact.omit_missing and fact.read(entry) is ABSENT:
             continue
         yield fact, fact.text(entry)
+
+
+def publishes(name: Section, entry: Entry) -> bool:
+    """Whether the recipe publishes anything of a page section."""
+    return any(fact.published(entry) for fact in section(name))
 
 
 def facet_config(facets: Sequence[Fact] = FACETS) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 
-from . import describe, fmt
+from . import describe, facts, fmt
 from .catalogue import Entry
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -38,11 +38,11 @@ def _date(day_iso: str) -> str:
 def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str:
     """`entries` are (entry, page URL relative to the site root), newest first.
 
-    Dates come from the recipes (their measured dates), not the clock, so two builds of the
-    same commit produce the same feed.
+    Dates come from the recipes (the run's date, else the source's: describe.dated), not the
+    clock, so two builds of the same commit produce the same feed.
     """
     base = (site_url or "/").rstrip("/") + "/"
-    updated = entries[0][0].recipe.fields.result.measured.isoformat() if entries else "1970-01-01"
+    updated = describe.dated(entries[0][0].recipe.fields).isoformat() if entries else "1970-01-01"
     # Atom is the default namespace, declared on the root, and the elements are left unqualified:
     # ElementTree's own default_namespace= refuses unqualified attributes (href, rel), which
     # Atom's are. The parsed feed is the same either way.
@@ -54,22 +54,23 @@ def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str
     _add(feed, "link", href=base)
     _add(feed, "updated", _date(updated))
     for entry, url in entries:
-        f = entry.recipe.fields
-        price = (
-            "no public price" if f.result.usd_per_million_tokens is None else fmt.usd(f.result.usd_per_million_tokens)
-        )
+        f, derived = entry.recipe.fields, entry.derived
+        price = facts.BY_KEY["usd"].text(entry)
+        mfu = facts.BY_KEY["mfu"].text(entry)
+        correctness = f", correctness {f.correctness.result}" if f.correctness else ""
         summary = (
             f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price} per 1M tokens, "
-            f"MFU {fmt.percent(f.result.mfu)}; {f.status}, correctness {f.correctness.result}. {f.layout.summary}"
+            f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
         )
         item = _add(feed, "entry")
         _add(item, "title", describe.title(entry.recipe))
         _add(item, "id", f"urn:openrecipes:recipe:{entry.recipe.id}")
         _add(item, "link", href=base + url)
-        _add(item, "updated", _date(f.result.measured.isoformat()))
+        _add(item, "updated", _date(describe.dated(f).isoformat()))
+        credited = f.author or f.source
         author = _add(item, "author")
-        _add(author, "name", f.author.name)
-        _add(author, "uri", f.author.url)
+        _add(author, "name", f.author.name if f.author else (f.source.publisher or "the publisher"))
+        _add(author, "uri", f.author.url if f.author else credited.url)
         _add(item, "summary", summary)
     ElementTree.indent(feed, space="  ")
     # Bytes, not encoding="unicode": for "unicode" the declaration names the locale's encoding,

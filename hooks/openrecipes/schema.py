@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import decimal
 import difflib
@@ -77,6 +78,21 @@ class Schema:
             return False
         return True
 
+    def valid_part(self, data: Any) -> Any:
+        """`data` without the values the schema refuses (unknown keys, wrong types, out of bounds),
+        so that what is left can still be checked. Missing keys stay missing."""
+        pruned = copy.deepcopy(data)
+        for _ in range(8):  # removing a value can leave its container invalid: repeat, outermost last
+            wrong = [
+                error
+                for error in self.validator.iter_errors(to_json_compatible(pruned))
+                if error.validator != "required"
+            ]
+            removed = [_remove(pruned, error) for error in wrong]  # every one, not up to the first
+            if not any(removed):
+                break
+        return pruned
+
     def problems(
         self, data: Any, source_map: SourceMap, display_path: str, refused: Collection[Problem] = ()
     ) -> list[Problem]:
@@ -97,6 +113,35 @@ class Schema:
                 if not any(_within(problem.where, where) for where in skip)
             )
         return found
+
+
+def _remove(data: Any, error: jsonschema.ValidationError) -> bool:
+    """Take the value `error` is about out of `data`; whether anything was removed."""
+    path = list(error.absolute_path)
+    container = data
+    for part in path[:-1]:
+        try:
+            container = container[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    if error.validator in ("additionalProperties", "not"):
+        target = container[path[-1]] if path else data
+        if not isinstance(target, dict):
+            return False
+        if error.validator == "additionalProperties":
+            names = _unexpected_keys(target, error.schema)
+        else:
+            names = [name for name in error.validator_value.get("required", ()) if name in target]
+        for name in names:
+            del target[name]
+        return bool(names)
+    if not path:
+        return False
+    try:
+        del container[path[-1]]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 def _within(path: str, ancestor: str) -> bool:

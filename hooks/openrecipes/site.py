@@ -110,6 +110,7 @@ class _Site:
     def __init__(self, root: Path, entries: Sequence[Entry], reference: Reference, use_directory_urls: bool) -> None:
         self.root = root
         self.entries = entries
+        self.ids = frozenset(entry.recipe.id for entry in entries)
         self.reference = reference
         self.env: jinja2.Environment = environment()
         self.use_directory_urls = use_directory_urls
@@ -255,12 +256,14 @@ def _recipe_outputs(site: _Site) -> list[Output]:
                 "env": site.link(src, f"recipes/{recipe.id}/env.sh"),
                 # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
                 "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
+                "methodology_html": site.link(src, METHODOLOGY_PAGE),
             },
             # The cheapest few: a page listing every alternative would grow with the catalogue.
             alternatives=functools.partial(site.rows, src, alternatives[:ALTERNATIVES]),
             more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
             model_page=site.link(src, model_page),
             compare_url=f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}",
+            superseded_url=_superseded_url(site, src, recipe),
         )
         outputs += [
             Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
@@ -272,8 +275,18 @@ def _recipe_outputs(site: _Site) -> list[Output]:
     return outputs
 
 
+def _superseded_url(site: _Site, src: str, recipe: Any) -> str | None:
+    """A link to the recipe that replaces a deprecated one, when it is in the catalogue."""
+    replacement = recipe.fields.deprecation.superseded_by if recipe.fields.deprecation else None
+    if replacement is None or replacement not in site.ids:
+        return None
+    return str(site.link(src, f"recipes/{replacement}.md"))
+
+
 def _newest_first(entries: Sequence[Entry]) -> list[Entry]:
-    return sorted(entries, key=lambda e: (e.recipe.fields.result.measured, e.recipe.id), reverse=True)
+    """Recipes with a date (describe.dated), newest first; undated ones are left out."""
+    dated = [entry for entry in entries if describe.dated(entry.recipe.fields)]
+    return sorted(dated, key=lambda e: (describe.dated(e.recipe.fields), e.recipe.id), reverse=True)
 
 
 def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:

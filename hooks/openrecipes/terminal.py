@@ -53,21 +53,24 @@ def recipe_text(entry: Entry) -> str:
         "",
         "Headline",
     ]
+    usd = derived.usd_per_million_tokens
+    price = facts.NO_PRICE if usd is None else fmt.usd(usd, 4) + (" (price basis)" if derived.price.basis else "")
+    dated = describe.dated(f)
     headline = [
         ("Tokens/s per GPU", fmt.as_written(f.result.tokens_per_s_per_gpu)),
-        (
-            "$ / 1M tokens",
-            facts.NO_PRICE if f.result.usd_per_million_tokens is None else fmt.usd(f.result.usd_per_million_tokens, 4),
-        ),
-        ("MFU", fmt.percent(f.result.mfu, 2)),
+        ("$ / 1M tokens", price),
+        ("MFU", facts.NOT_PUBLISHED if derived.mfu is None else fmt.percent(derived.mfu, 2)),
         ("Status", f.status),
-        ("Correctness", f"{f.correctness.result}: {f.correctness.summary}"),
-        ("Measured", f.result.measured.isoformat()),
+        ("Correctness", f"{f.correctness.result}: {f.correctness.summary}" if f.correctness else facts.NOT_PUBLISHED),
+        ("Measured" if f.result.measured else "Published", dated.isoformat() if dated else facts.NOT_PUBLISHED),
         ("Precision", f.workload.precision),
     ]
+    if f.source:
+        headline.append(("Source", f"{f.source.url} ({f.source.where})"))
     lines += _pairs(headline)
-    for title, name in (("Fleet", "fleet"), (f"Layout: {f.layout.label}", "layout"), ("Stack", "stack")):
-        lines += ["", title, *_pairs([(fact.label, text) for fact, text in facts.rows(name, entry)])]
+    for title, name in (("Fleet", "fleet"), (f"Layout: {derived.label}", "layout"), ("Stack", "stack")):
+        rows = [(fact.label, text) for fact, text in facts.rows(name, entry)]
+        lines += ["", title, *(_pairs(rows) if rows else [f"  {facts.NOT_PUBLISHED}"])]
     lines += ["", "Checks"]
     check_rows = [
         ("pass" if check.passed else "FAIL", check.name, f"stated {check.stated}", f"recomputed {check.recomputed}")
