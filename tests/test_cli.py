@@ -18,6 +18,7 @@ from openrecipes import export
 from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main
 from openrecipes.gitrev import Repository
+from openrecipes.schema import Schema
 from openrecipes.skeleton import SchemaWalker, is_placeholder
 from openrecipes.synthetic import recipe_data, yaml_text
 
@@ -259,31 +260,42 @@ def test_new_writes_every_field_with_placeholders_that_fail_until_filled(
     schema = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
     walker = SchemaWalker(schema)
     for field_path in _schema_paths(walker, schema, ()):
-        _at(data, field_path)  # every field of the schema is present (KeyError otherwise)
+        if field_path[0] != "deprecation":  # written when a recipe is retired, never in a new one
+            _at(data, field_path)  # every other field of the schema is present (KeyError otherwise)
+    assert "deprecation" not in data and (data["schema_version"], data["status"]) == (2, "verified")
     # What was given is filled in, spelled as the reference data spells it; what follows from it too.
     assert data["model"] == "Llama 3.1 70B"
-    assert data["gpu"] == {"type": "H100", "memory_gb": 80, "count": 16, "per_node": 8, "instance": "AWS p5.48xlarge"}
+    gpu = {key: value for key, value in data["gpu"].items() if not is_placeholder(value)}
+    assert gpu == {"type": "H100", "memory_gb": 80, "count": 16, "per_node": 8, "instance": "AWS p5.48xlarge"}
 
     code, out, err = run(capsys, "--root", project.root, "validate", path)
     assert code == 1
     problems = out.splitlines()
     assert len(problems) > 80
     assert all("placeholder not filled in: " in line for line in problems), problems
-    assert (
-        "recipes/llama-3.1-70b/h100/mine.yaml:62:7: $.layout.tp: placeholder not filled in: "
-        "Tensor-parallel degree. Write an integer ≥ 1 and ≤ 1,000,000"
-    ) in problems
     by_field = {line.split(": ", 2)[1]: line.split(": ", 2)[2] for line in problems}
-    assert by_field["$.workload.precision"].endswith("Write one of 'bf16', 'fp16', 'fp8', 'mxfp8'")
+    assert (
+        by_field["$.layout.tp"]
+        == "placeholder not filled in: Tensor-parallel degree. Write an integer ≥ 1 and ≤ 1,000,000"
+    )
+    tp_line = text.splitlines().index("  tp: 'FILL IN: Tensor-parallel degree'") + 1
+    assert f"recipes/llama-3.1-70b/h100/mine.yaml:{tp_line}:7: $.layout.tp: " in "\n".join(problems)
+    assert by_field["$.workload.precision"].endswith("Write one of 'bf16', 'fp16', 'fp8', 'mxfp8', 'nvfp4', 'mxfp4'")
+    assert by_field["$.source.url"].endswith(
+        "Write text. Links must be absolute http:// or https:// URLs without spaces or quotes."
+    )  # required in version 2
     assert by_field["$.stack.cuda"].endswith(
         "Write text, or delete the line: the field is optional. Versions are text; quote them so YAML keeps "
         "them as written ('12.9', not 12.9)."
     )
-    assert by_field["$.layout.recompute.granularity"].endswith("or set $.layout.recompute to null")
+    assert by_field["$.layout.recompute.granularity"].endswith("or delete $.layout.recompute: it is optional")
     assert by_field["$.patches[0].name"].endswith("Write text, or remove the item $.patches[0]")
-    assert by_field["$.result.measured"].endswith("Write an ISO date (YYYY-MM-DD)")
+    assert by_field["$.result.measured"].endswith(
+        "Write an ISO date (YYYY-MM-DD), or delete the line: the field is optional"
+    )
 
     synthetic = recipe_data(project.reference, name="mine", gpu="H100", count=16, instance="AWS p5.48xlarge")
+    synthetic.update(schema_version=2, source={"url": "https://arxiv.org/abs/2610.17528v1", "where": "table 2"})
     path.write_text(yaml_text(_fill(data, synthetic)), encoding="utf-8")
     assert run(capsys, "--root", project.root, "validate", path) == (0, "", "1 recipe valid\n")
 
@@ -307,7 +319,22 @@ def test_new_without_instance_or_per_node_leaves_them_to_fill_in(
     assert run(capsys, "--root", project.root, *NEW[:-1], "onprem", "--instance", "none", "--per-node", "4")[0] == 0
     data = yaml.safe_load((project.root / "recipes/llama-3.1-70b/h100/onprem.yaml").read_text(encoding="utf-8"))
     assert data["gpu"]["instance"] is None and data["gpu"]["per_node"] == 4
-    assert data["result"]["usd_per_million_tokens"] is None
+    assert is_placeholder(data["result"]["usd_per_million_tokens"])  # optional: priced at the basis when deleted
+
+
+def test_new_published_writes_only_the_core_every_public_report_has(
+    capsys: pytest.CaptureFixture[str], project: Project
+) -> None:
+    assert run(capsys, "--root", project.root, *NEW, "--status", "published", "--per-node", "8")[0] == 0
+    path = project.root / "recipes/llama-3.1-70b/h100/mine.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    schema = Schema.load(REPO / "schema/recipe.schema.yaml").document
+    assert set(data) == set(schema["required"]) | {"source"}  # source: required by schema version 2
+    assert set(data["gpu"]) == {"type", "memory_gb", "count", "per_node"}  # memory: the H100's only size
+    assert set(data["workload"]) == {"row_tokens", "global_batch", "precision"}
+    assert set(data["layout"]) == {"tp", "pp"} and set(data["result"]) == {"tokens_per_s_per_gpu"}
+    code, out, _ = run(capsys, "--root", project.root, "validate", path)
+    assert code == 1 and len(out.splitlines()) == 8  # source url and where, GBS, sequence, precision, TP, PP, tokens/s
 
 
 @pytest.mark.parametrize(
@@ -405,7 +432,7 @@ def test_show_prints_figures_layout_stack_and_checks(capsys: pytest.CaptureFixtu
     for expected in (
         f"page      recipes/{SEED_ID}/",
         "  Tokens/s per GPU  1,194.3",
-        "  $ / 1M tokens     $1.8400",
+        "  $ / 1M tokens     $1.8402",  # recomputed at the recipe's instance
         "  MFU               18.57%",
         "  Tensor parallel (TP)",
         "  Transformer Engine",

@@ -766,7 +766,8 @@ def _evidence(ctx: Context) -> Iterator[Check]:
     f = ctx.f
     status = _get(f, "status")
     correctness = _get(f, "correctness")
-    if status == "verified":
+    verdicts = (("correctness", "result"), ("correctness", "convergence", "result"))
+    if status == "verified" and not any(ctx.was_refused(path) for path in verdicts):
         missing = [name for name, path in _EVIDENCE if _get(f, *path) is None and not ctx.was_refused(path)]
         verdict = _get(correctness, "result")
         convergence = _get(correctness, "convergence", "result")
@@ -784,7 +785,7 @@ def _evidence(ctx: Context) -> Iterator[Check]:
         )
     convergence = _get(correctness, "convergence")
     verdict = _get(correctness, "result")
-    if verdict is not None and convergence is not None:
+    if verdict is not None and convergence is not None and convergence.result is not None:
         yield Check(
             name="Correctness evidence",
             field=("correctness", "result"),
@@ -794,7 +795,7 @@ def _evidence(ctx: Context) -> Iterator[Check]:
             formula="the verdict rests on the loss-curve comparison",
             passed=verdict != "pass" or convergence.result == "pass",
         )
-    if convergence is not None and convergence.result != "not-run":
+    if convergence is not None and convergence.result not in (None, "not-run"):
         figures = (convergence.correlation, convergence.final_loss_difference, convergence.pointwise_failures)
         yield Check(
             name="Convergence figures",

@@ -57,7 +57,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_new(args: argparse.Namespace) -> int:
     root = project_root(args.root)
-    request = NewRecipe(args.model, args.gpu, args.count, args.name, args.per_node, args.instance)
+    request = NewRecipe(args.model, args.gpu, args.count, args.name, args.per_node, args.instance, args.status)
     try:
         path, notes = create(root, request)
     except ValueError as error:
@@ -219,6 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--name", required=True, help="the file name: letters, digits, '.', '_' and '-' (tp8-pp2)")
     new.add_argument("--per-node", type=_positive, metavar="K", help="GPUs per node (default: from the instance)")
     new.add_argument("--instance", metavar="I", help="cloud instance, '<Provider> <name>'; 'none' for no public price")
+    new.add_argument(
+        "--status",
+        choices=("verified", "unverified", "published"),
+        default="verified",
+        help="the level of evidence: 'published' writes only the core every public report has (the figures and "
+        "their source); the others write every field, to fill in or delete (default: verified)",
+    )
     new.set_defaults(run=cmd_new)
 
     listing = command(

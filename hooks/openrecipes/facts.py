@@ -130,6 +130,8 @@ class Fact:
             return ""
         if hasattr(value, "isoformat"):
             return value.isoformat()
+        if isinstance(value, bool):
+            return "true" if value else "false"
         return value
 
 
@@ -265,6 +267,19 @@ FACTS: tuple[Fact, ...] = (
         csv="framework",
     ),
     Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
+    Fact(
+        "priced_at",
+        "Priced at",
+        lambda entry: ABSENT if entry.derived.price is None else entry.derived.price.instance.key,
+        csv="priced_at",
+    ),
+    Fact(
+        "price_basis",
+        "Price from the basis",
+        lambda entry: ABSENT if entry.derived.price is None else entry.derived.price.basis,
+        show=_yes_no,
+        csv="price_basis",
+    ),
     # The recipe page's tables.
     Fact("fleet", "GPUs", lambda entry: describe.fleet(entry.recipe), section="fleet"),
     Fact("system", "System", at("gpu.system"), section="fleet", omit_missing=True),

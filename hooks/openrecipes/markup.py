@@ -33,14 +33,16 @@ def html_text(value: object) -> str:
 _FORMATTER = HtmlFormatter(nowrap=True)  # building its style table is slow; it holds no state per block
 
 
-def code_block(text: str, language: str = "bash") -> str:
-    """A highlighted, copyable code block whose text content is exactly `text`."""
+def code_block(text: str, language: str = "bash", file: str | None = None) -> str:
+    """A highlighted, copyable code block whose text content is exactly `text`; `file` names the
+    download it is the text of (`launch.sh`), for readers and tests to find it by."""
     lexer = get_lexer_by_name(language, stripnl=False, stripall=False, ensurenl=False)
     body = highlight(text, lexer, _FORMATTER) if text else ""
     if not _same_text(body, text):  # the lexer normalised something: show it unhighlighted
         body = html.escape(text, quote=False)
+    named = f' data-or-file="{html_text(file)}"' if file else ""
     return (
-        f'<div class="language-{language} highlight" data-search-exclude>'
+        f'<div class="language-{language} highlight" data-search-exclude{named}>'
         f"<pre><span></span><code>{body}</code></pre></div>"
     )
 

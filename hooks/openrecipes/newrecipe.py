@@ -33,6 +33,8 @@ class NewRecipe:
     per_node: int | None = None
     instance: str | None = None
     """`none` for GPUs without a public price; None when not given (a placeholder)."""
+    status: str = "verified"
+    """`published` writes the core every public report has; otherwise every field."""
 
 
 def given_values(request: NewRecipe, reference: Reference | None) -> tuple[dict[FieldPath, Any], list[str]]:
@@ -41,7 +43,8 @@ def given_values(request: NewRecipe, reference: Reference | None) -> tuple[dict[
     gpu_spec = reference.gpu(request.gpu) if reference else None
     model_spec = reference.model(request.model) if reference else None
     values: dict[FieldPath, Any] = {
-        ("schema_version",): 1,
+        ("schema_version",): 2,
+        ("status",): request.status,
         ("model",): model_spec.key if model_spec else request.model,
         ("gpu", "type"): gpu_spec.key if gpu_spec else request.gpu,
         ("gpu", "count"): request.count,
@@ -57,7 +60,6 @@ def given_values(request: NewRecipe, reference: Reference | None) -> tuple[dict[
     if request.instance is not None:
         if request.instance.strip().lower() == NO_INSTANCE:
             values[("gpu", "instance")] = None
-            values[("result", "usd_per_million_tokens")] = None  # null exactly when the instance is null
         else:
             instance_spec = reference.instance(request.instance) if reference else None
             values[("gpu", "instance")] = instance_spec.key if instance_spec else request.instance
@@ -82,7 +84,8 @@ def create(root: Path, request: NewRecipe) -> tuple[Path, list[str]]:
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     reference, _ = load_reference(root)  # broken reference data: no spelling help, validate reports it
     values, notes = given_values(request, reference)
-    data = skeleton(schema.document, values)
+    # A deprecation is written when a recipe is retired, never in a new one.
+    data = skeleton(schema.document, values, core_only=request.status == "published", leave_out=[("deprecation",)])
     _check_given(schema, data, values)
     model_folder, gpu_folder = slug(values[("model",)]), slug(values[("gpu", "type")])
     relative = f"{RECIPES_DIR}/{model_folder}/{gpu_folder}/{name}{RECIPE_SUFFIX}"

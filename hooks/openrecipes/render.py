@@ -76,7 +76,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     )
     env.filters.update(
         attr=lambda value: fragment(html_text(value)),
-        code=lambda text, language="bash": fragment(code_block(text, language)),
+        code=lambda text, language="bash", file=None: fragment(code_block(text, language, file)),
         markdown=lambda text: fragment(markdown_html(text)),
         inline_markdown=lambda text: fragment(markdown_inline_html(text)),
         code_text=lambda text: fragment(f"<code>{html_text(text)}</code>"),

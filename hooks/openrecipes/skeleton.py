@@ -9,7 +9,7 @@ it as a string), and says what belongs there from the field's description and ty
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 import yaml
@@ -104,9 +104,18 @@ def _first_sentence(text: str) -> str:
     return sentence.rstrip(".")
 
 
-def skeleton(document: Node, given: Mapping[FieldPath, Any]) -> dict[str, Any]:
-    """Every field of the schema, in its order: `given` values where stated, placeholders elsewhere."""
+def skeleton(
+    document: Node, given: Mapping[FieldPath, Any], *, core_only: bool = False, leave_out: Collection[FieldPath] = ()
+) -> dict[str, Any]:
+    """The schema's fields, in its order: `given` values where stated, placeholders elsewhere.
+
+    Every field, or with `core_only` only those the schema requires of a recipe like this one
+    (its own `required` lists and the conditions that apply to the given schema version and
+    status), which is what every published report has. `leave_out` names fields not to write.
+    """
     walker = SchemaWalker(document)
+    conditions = {path[0]: value for path, value in given.items() if len(path) == 1}
+    required = conditional_requirements(document, conditions, walker)
 
     def build(node: Node, path: FieldPath) -> Any:
         if path in given:
@@ -114,7 +123,13 @@ def skeleton(document: Node, given: Mapping[FieldPath, Any]) -> dict[str, Any]:
         node = walker.resolve(node)
         types = _types(node)
         if "object" in types and "properties" in node:
-            return {name: build(child, (*path, name)) for name, child in node["properties"].items()}
+            wanted = set(node.get("required", ())) | required.get(path, set())
+            return {
+                name: build(child, (*path, name))
+                for name, child in node["properties"].items()
+                if (*path, name) not in leave_out
+                and (not core_only or name in wanted or any(key[: len(path) + 1] == (*path, name) for key in given))
+            }
         items = walker.resolve(node.get("items", {})) if "array" in types else {}
         if "object" in _types(items) and "properties" in items:
             # One example item shows its fields; the author removes it if there is none.
@@ -124,13 +139,36 @@ def skeleton(document: Node, given: Mapping[FieldPath, Any]) -> dict[str, Any]:
     return build(document, ())
 
 
+def conditional_requirements(
+    document: Node, values: Mapping[str, Any], walker: SchemaWalker
+) -> dict[FieldPath, set[str]]:
+    """The keys the schema's `allOf` conditions require when the recipe's top-level fields have
+    `values` (schema_version 2: `source`), by the path of the object that must hold them."""
+    required: dict[FieldPath, set[str]] = {}
+
+    def collect(node: Node, path: FieldPath) -> None:
+        node = walker.resolve(node)
+        if node.get("required"):
+            required.setdefault(path, set()).update(node["required"])
+        for name, child in node.get("properties", {}).items():
+            collect(child, (*path, name))
+
+    for condition in document.get("allOf", ()):
+        expected = condition.get("if", {}).get("properties", {})
+        if expected and all(values.get(key) == rule.get("const") for key, rule in expected.items()):
+            collect(condition.get("then", {}), ())
+    return required
+
+
 def placeholder_problems(data: Any, source_map: SourceMap, display_path: str, document: Node) -> list[Problem]:
     """Every placeholder left in `data`, each with what to write instead."""
     if not _has_placeholder(data):
         return []  # the common case, kept cheap: no schema walk for a finished recipe
     walker = SchemaWalker(document)
+    conditions = {key: value for key, value in data.items() if not isinstance(value, (dict, list))}
+    conditional = conditional_requirements(document, conditions, walker)
     problems = []
-    for path, node, alternative in _placeholders(data, walker.resolve(document), (), walker, None):
+    for path, node, alternative in _placeholders(data, walker.resolve(document), (), walker, None, conditional):
         what = _first_sentence(node.get("description", "")) if node else ""
         message = "placeholder not filled in: " + (f"{what}. " if what else "")
         message += f"Write {expected(node, walker) if node else 'a value'}"
@@ -159,24 +197,29 @@ def _has_placeholder(data: Any) -> bool:
 
 
 def _placeholders(
-    value: Any, node: Node | None, path: FieldPath, walker: SchemaWalker, alternative: str | None
+    value: Any,
+    node: Node | None,
+    path: FieldPath,
+    walker: SchemaWalker,
+    alternative: str | None,
+    conditional: Mapping[FieldPath, set[str]],
 ) -> Iterator[tuple[FieldPath, Node | None, str | None]]:
     """(path, schema node, the nearest way out other than filling it in) of every placeholder."""
     if isinstance(value, dict):
         required = set(node.get("required", ())) if node else set()
+        required |= conditional.get(path, set())
         for key, item in value.items():
             child = walker.child(node, key) if node else None
             item_path = (*path, key)
             optional = node is not None and "properties" in node and key not in required
-            yield from _placeholders(
-                item, child, item_path, walker, _alternative(item, child, item_path, optional) or alternative
-            )
+            way_out = _alternative(item, child, item_path, optional) or alternative
+            yield from _placeholders(item, child, item_path, walker, way_out, conditional)
     elif isinstance(value, list):
         child = walker.child(node, 0) if node else None
         for index, item in enumerate(value):
             item_path = (*path, index)
             inner = f"or remove the item {json_path(item_path)}" if isinstance(item, dict) else alternative
-            yield from _placeholders(item, child, item_path, walker, inner)
+            yield from _placeholders(item, child, item_path, walker, inner, conditional)
     elif is_placeholder(value):
         yield path, node, alternative
 

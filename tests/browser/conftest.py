@@ -49,7 +49,8 @@ RECIPES: dict[str, dict[str, Any]] = {
     "llama-3.1-70b/h100/big": {"tokens_per_s": 700.0, "count": 128, "pp": 8},
     "llama-3.1-70b/h100/pricey": {"tokens_per_s": 600.0, "status": "unverified"},
     "llama-3.1-70b/h200/tenfold": {"gpu": "H200", "instance": "AWS p5en.48xlarge", "tokens_per_s": 90.0},
-    "llama-3.1-70b/b200/onprem": {"gpu": "B200", "instance": None, "tokens_per_s": 2000.0},
+    # No sourced MI300X price: the one recipe the catalogue cannot price.
+    "llama-3.1-70b/mi300x/onprem": {"gpu": "MI300X", "instance": None, "tokens_per_s": 2000.0},
 }
 # The home table's default order: $/1M ascending (then MFU, then id), the unpriced recipe last.
 DEFAULT_ORDER = [
@@ -59,7 +60,7 @@ DEFAULT_ORDER = [
     "llama-3.1-70b/h100/big",  # $2.73
     "llama-3.1-70b/h100/pricey",  # $3.19
     "llama-3.1-70b/h200/tenfold",  # $24.42
-    "llama-3.1-70b/b200/onprem",  # no public price
+    "llama-3.1-70b/mi300x/onprem",  # no public price
 ]
 
 

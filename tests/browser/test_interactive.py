@@ -104,7 +104,7 @@ def test_clicking_a_header_sorts_numbers_as_numbers_with_unpriced_last_both_ways
     assert row_ids(page) == DEFAULT_ORDER  # $24.42 sorts after $3.19: as a number, not as text
     sort_by(page, "usd")
     assert page.get_attribute('th[data-key="usd"]', "aria-sort") == "descending"
-    assert row_ids(page) == [*reversed(DEFAULT_ORDER[:-1]), "llama-3.1-70b/b200/onprem"]  # unpriced still last
+    assert row_ids(page) == [*reversed(DEFAULT_ORDER[:-1]), "llama-3.1-70b/mi300x/onprem"]  # unpriced still last
     assert query(page)["sort"] == ["usd"] and query(page)["dir"] == ["desc"]
 
     sort_by(page, "gpus")  # 8, 8, 16, ..., 128: "128" would come first as text
@@ -228,7 +228,7 @@ def test_typing_a_price_recomputes_every_table_figure_and_clearing_restores_them
     published = usd_cells(page)
     assert published["llama-3.1-8b/h100/cheap"] == "$0.21"
     assert published[SEED_ID] == "$1.84"
-    assert published["llama-3.1-70b/b200/onprem"] == "no public price"
+    assert published["llama-3.1-70b/mi300x/onprem"] == "no public price"
 
     page.fill("[data-or-price-input]", "3.99")
     expected = {recipe_id: recomputed_usd(3.99, tokens_of(site, recipe_id)) for recipe_id in DEFAULT_ORDER}
@@ -240,7 +240,7 @@ def test_typing_a_price_recomputes_every_table_figure_and_clearing_restores_them
     # The table sorts by what it shows: the on-premises recipe now has a price (2,000 tokens/s).
     sort_by(page, "usd")
     order = row_ids(page)
-    assert order.index("llama-3.1-70b/b200/onprem") < order.index(SEED_ID)
+    assert order.index("llama-3.1-70b/mi300x/onprem") < order.index(SEED_ID)
 
     page.reload()
     assert page.input_value("[data-or-price-input]") == "3.99"
@@ -292,9 +292,9 @@ def test_recipe_page_price_suggests_its_gpu_and_recomputes_figure_and_run_cost(p
 
 
 def test_an_unpriced_recipe_can_be_priced(page: Any, site: Site) -> None:
-    page.goto(site.url + "recipes/llama-3.1-70b/b200/onprem/?price=6.99")
-    tokens = site.recipes["llama-3.1-70b/b200/onprem"]["result"]["tokens_per_s_per_gpu"]
-    hours = site.recipes["llama-3.1-70b/b200/onprem"]["result"]["gpu_hours"]
+    page.goto(site.url + "recipes/llama-3.1-70b/mi300x/onprem/?price=6.99")
+    tokens = site.recipes["llama-3.1-70b/mi300x/onprem"]["result"]["tokens_per_s_per_gpu"]
+    hours = site.recipes["llama-3.1-70b/mi300x/onprem"]["result"]["gpu_hours"]
     assert page.text_content(".or-figure [data-usd-per-mtok]") == recomputed_usd(6.99, tokens)
     assert page.text_content("[data-run-cost]") == fmt.usd(hours * 6.99)
     page.click("[data-or-price-reset]")
@@ -430,7 +430,7 @@ def test_copy_button_puts_the_exact_launch_script_on_the_clipboard(page: Any, si
     run = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))["run"]
     page.goto(site.url + SEED_PAGE)
     page.evaluate("navigator.clipboard.writeText('')")
-    block = page.locator("h2#launch-script + div.highlight")
+    block = page.locator("div.highlight[data-or-file='launch.sh']")
     block.hover()
     block.locator("button.md-code__button[data-md-type='copy']").click()
     page.wait_for_function("async () => (await navigator.clipboard.readText()) !== ''")
@@ -498,7 +498,7 @@ def test_compare_shows_deltas_differing_fields_and_a_script_diff(page: Any, site
 
 
 def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any, site: Site) -> None:
-    page.goto(site.url + f"compare/?a={SEED_ID}&b=llama-3.1-8b/h100/cheap&c=llama-3.1-70b/b200/onprem")
+    page.goto(site.url + f"compare/?a={SEED_ID}&b=llama-3.1-8b/h100/cheap&c=llama-3.1-70b/mi300x/onprem")
     page.wait_for_selector("[data-or-compare-figures]")
     assert page.locator("[data-or-compare-figures] thead th").count() == 4
     price_cells = page.eval_on_selector_all(
@@ -510,10 +510,12 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     cheap = page.locator("[data-or-diff='llama-3.1-8b/h100/cheap'] .or-diff__line")
     assert cheap.filter(has_text=re.compile(r"^\+")).count() == 3
 
-    page.click("[data-or-compare-chosen] li[data-recipe='llama-3.1-70b/b200/onprem'] button:has-text('Make baseline')")
-    assert query(page) == {"a": ["llama-3.1-70b/b200/onprem"], "b": [SEED_ID], "c": ["llama-3.1-8b/h100/cheap"]}
+    page.click(
+        "[data-or-compare-chosen] li[data-recipe='llama-3.1-70b/mi300x/onprem'] button:has-text('Make baseline')"
+    )
+    assert query(page) == {"a": ["llama-3.1-70b/mi300x/onprem"], "b": [SEED_ID], "c": ["llama-3.1-8b/h100/cheap"]}
     page.click(f"[data-or-compare-chosen] li[data-recipe='{SEED_ID}'] button:has-text('Remove')")
-    assert query(page) == {"a": ["llama-3.1-70b/b200/onprem"], "b": ["llama-3.1-8b/h100/cheap"]}
+    assert query(page) == {"a": ["llama-3.1-70b/mi300x/onprem"], "b": ["llama-3.1-8b/h100/cheap"]}
     page.go_back()
     page.wait_for_function("() => new URL(location.href).searchParams.has('c')")
     page.wait_for_function("() => document.querySelectorAll('[data-or-compare-figures] thead th').length === 4")
@@ -564,9 +566,9 @@ def test_compare_with_unknown_ids_says_so(page: Any, site: Site) -> None:
         "models/",
         "models/llama-3.1-70b/",
         "gpus/",
-        "gpus/b200/",
+        "gpus/mi300x/",
         SEED_PAGE,
-        "recipes/llama-3.1-70b/b200/onprem/",
+        "recipes/llama-3.1-70b/mi300x/onprem/",
         "compare/",
         "methodology/",
         "data/",
