@@ -240,3 +240,6 @@ def test_methodology_page_renders_formulas_and_every_reference_row(seed_site: Bu
     for gpu in reference.gpus.values():
         assert gpu.name in text
     assert "AWS p5en.48xlarge H200 8 63.296 7.912 us-east-1" in text
+    for name, statement in check_statements():  # the list of checks is the checks' own
+        assert f"{name} {statement}" in text
+    assert "figures from a public benchmark table, report or log by the people who ran the run" in text

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from . import charts, describe, export, facts
 from .catalogue import RECIPE_SUFFIX, Catalogue, Entry, load_catalogue, slug
-from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
+from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE, check_statements
 from .feed import atom_feed
 from .problems import Problem, sorted_problems
 from .reference import REFERENCE_DIR, Reference
@@ -306,6 +306,7 @@ def _index_outputs(site: _Site, problems: Sequence[Problem]) -> list[Output]:
         mfu_tolerance=MFU_TOLERANCE,
         price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
         price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
+        checks=check_statements(),
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
