@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
 
-from . import describe, fmt
+from . import describe, facts, fmt
 from .catalogue import Entry
 
 UrlOf = Callable[[Entry], str]
@@ -26,9 +26,9 @@ CHARTS_DIR = "charts"
 def charts_for(entries: Sequence[Entry], url_of: UrlOf) -> dict[str, Callable[[], str]]:
     """The charts a page of `entries` has, by kind, each a function that builds its figure JSON."""
     available: dict[str, Callable[[], str]] = {}
-    if any(e.recipe.fields.result.usd_per_million_tokens is not None for e in entries):
+    if any(e.derived.usd_per_million_tokens is not None for e in entries):
         available["cost"] = functools.partial(cost_throughput, entries, url_of)
-    if entries:
+    if any(e.derived.mfu is not None for e in entries):
         available["mfu"] = functools.partial(mfu_by_model, entries, url_of)
     return available
 
@@ -45,12 +45,11 @@ def _gpu_name(entry: Entry) -> str:
 
 def _hover(entry: Entry) -> str:
     f = entry.recipe.fields
-    price = "no public price" if f.result.usd_per_million_tokens is None else fmt.usd(f.result.usd_per_million_tokens)
     # Plotly renders hover text as HTML: `describe.title` only holds schema-restricted characters,
     # and the figures are ours.
     return (
         f"{describe.title(entry.recipe)}<br>{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU"
-        f" · {price} / 1M tokens · MFU {fmt.percent(f.result.mfu)}"
+        f" · {facts.BY_KEY['usd'].text(entry)} / 1M tokens · MFU {facts.BY_KEY['mfu'].text(entry)}"
     )
 
 
@@ -67,7 +66,7 @@ def pareto_front(points: Sequence[tuple[float, float]]) -> list[int]:
 
 def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str:
     """$/1M tokens against tokens/s per GPU, one point per priced recipe, with the Pareto frontier."""
-    priced = [e for e in entries if e.recipe.fields.result.usd_per_million_tokens is not None]
+    priced = [e for e in entries if e.derived.usd_per_million_tokens is not None]
     figure = go.Figure()
     for gpu in sorted({_gpu_name(e) for e in priced}):
         group = [e for e in priced if _gpu_name(e) == gpu]
@@ -76,16 +75,14 @@ def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str:
                 name=gpu,
                 mode="markers",
                 x=[e.recipe.fields.result.tokens_per_s_per_gpu for e in group],
-                y=[e.recipe.fields.result.usd_per_million_tokens for e in group],
+                y=[e.derived.usd_per_million_tokens for e in group],
                 customdata=[url_of(e) for e in group],
                 hovertext=[_hover(e) for e in group],
                 hovertemplate="%{hovertext}<extra></extra>",
                 marker={"size": 11},
             )
         )
-    points = [
-        (e.recipe.fields.result.tokens_per_s_per_gpu, e.recipe.fields.result.usd_per_million_tokens) for e in priced
-    ]
+    points = [(e.recipe.fields.result.tokens_per_s_per_gpu, e.derived.usd_per_million_tokens) for e in priced]
     front = pareto_front(points)
     figure.add_trace(
         go.Scatter(
@@ -110,11 +107,10 @@ def cost_throughput(entries: Sequence[Entry], url_of: UrlOf) -> str:
 def mfu_by_model(entries: Sequence[Entry], url_of: UrlOf) -> str:
     """One bar per recipe, grouped by model: MFU as a percent."""
     figure = go.Figure()
-    for model in sorted({e.recipe.fields.model for e in entries}):
-        group = sorted(
-            (e for e in entries if e.recipe.fields.model == model), key=lambda e: -e.recipe.fields.result.mfu
-        )
-        labels = [f"{e.recipe.fields.gpu.count}×{_gpu_name(e)} {e.recipe.fields.layout.label}" for e in group]
+    measured = [e for e in entries if e.derived.mfu is not None]
+    for model in sorted({e.recipe.fields.model for e in measured}):
+        group = sorted((e for e in measured if e.recipe.fields.model == model), key=lambda e: -e.derived.mfu)
+        labels = [f"{e.recipe.fields.gpu.count}×{_gpu_name(e)} {e.derived.label}" for e in group]
         # Bars with the same category would be drawn as one: tell repeated layouts apart by file name.
         labels = [
             f"{label} · {e.recipe.id.rsplit('/', 1)[1]}" if labels.count(label) > 1 else label
@@ -124,7 +120,7 @@ def mfu_by_model(entries: Sequence[Entry], url_of: UrlOf) -> str:
             go.Bar(
                 name=model,
                 x=[[model] * len(group), labels],
-                y=[round(e.recipe.fields.result.mfu * 100, 2) for e in group],
+                y=[round(e.derived.mfu * 100, 2) for e in group],
                 customdata=[url_of(e) for e in group],
                 hovertext=[_hover(e) for e in group],
                 hovertemplate="%{hovertext}<extra></extra>",

@@ -268,8 +268,11 @@ def _recipe_outputs(site: _Site) -> list[Output]:
         outputs += [
             Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
             Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path),
-            Output(f"recipes/{recipe.id}/launch.sh", render=_fixed(recipe.fields.run), origin=recipe.path),
         ]
+        if recipe.fields.run:
+            outputs.append(
+                Output(f"recipes/{recipe.id}/launch.sh", render=_fixed(recipe.fields.run), origin=recipe.path)
+            )
         if recipe.fields.env:
             outputs.append(Output(f"recipes/{recipe.id}/env.sh", render=_fixed(env_script), origin=recipe.path))
     return outputs
