@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .flops import parameter_counts
 from .problems import Problem
 from .schema import Schema
 from .yamlsource import read_document, read_file
@@ -89,6 +90,8 @@ class ModelSpec:
     aliases: tuple[str, ...] = ()
     architecture: Mapping[str, Any] | None = None
     """The published configuration model FLOPs are computed from (flops.py), when it is known."""
+    counts: str = "derived"
+    """`derived` from `architecture` (exact) or the publisher's rounded `headline` figures."""
 
 
 @dataclass(frozen=True)
@@ -200,19 +203,26 @@ def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
         _sourced(entry),
         aliases=tuple(entry.get("aliases", ())),
         architecture=entry.get("architecture"),
+        counts=entry.get("counts", "derived"),
     )
 
 
-def _consistency(reference: Reference) -> list[Problem]:
+def _unique_names(kind: str, specs: Mapping[str, GpuSpec] | Mapping[str, ModelSpec]) -> list[Problem]:
+    """Every key and alias names one entry only, compared as `Reference.gpu`/`model` compare them."""
     problems = []
     seen: dict[str, str] = {}
-    for spec in reference.gpus.values():
+    for spec in specs.values():
         for name in (spec.key, *spec.aliases):
             other = seen.setdefault(normalise(name), spec.key)
             if other != spec.key:
                 problems.append(
-                    Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, f"$[{spec.key!r}]", f"{name!r} also names {other!r}")
+                    Problem(f"{REFERENCE_DIR}/{kind}.yaml", 0, 0, f"$[{spec.key!r}]", f"{name!r} also names {other!r}")
                 )
+    return problems
+
+
+def _consistency(reference: Reference) -> list[Problem]:
+    problems = _unique_names("gpus", reference.gpus) + _unique_names("models", reference.models)
     for spec in reference.instances.values():
         if spec.gpu not in reference.gpus:
             problems.append(
@@ -224,4 +234,23 @@ def _consistency(reference: Reference) -> list[Problem]:
                     f"{spec.gpu!r} is not a GPU of reference/gpus.yaml",
                 )
             )
+    for spec in reference.models.values():
+        if spec.architecture is None or spec.counts != "derived":
+            continue
+        # Derived counts are the architecture's exactly: a typo in either shows here, not as a wrong MFU.
+        total, active = parameter_counts(spec.architecture)
+        for field, stated, derived in (
+            ("total_params", spec.total_params, total),
+            ("active_params", spec.active_params, active),
+        ):
+            if stated != derived:
+                problems.append(
+                    Problem(
+                        f"{REFERENCE_DIR}/models.yaml",
+                        0,
+                        0,
+                        f"$[{spec.key!r}].{field}",
+                        f"{stated} is not what its architecture gives ({derived}), which derived counts must equal",
+                    )
+                )
     return problems
