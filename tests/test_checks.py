@@ -215,8 +215,8 @@ def test_unknown_gpu_and_instance_list_the_known_ones(project: Project) -> None:
     problems = [str(p) for p in load_catalogue(project.root, today=TODAY).problems]
     assert problems[0].startswith(
         "recipes/qwen3.8-27b/h300/attune-tp4-pp2.yaml:6:9: $.gpu.type: unknown GPU 'H300'; did you mean 'H200'? "
-        "Known GPUs: A100, A100-40GB, B200, B300, GB200, GB300, H100, H100-NVL, H100-PCIe, H20, H200, MI250X, MI300X, "
-        "MI325X, MI355X"
+        "Known GPUs: A100, A100-40GB, B200, B300, GB200, GB300, H100, H100-96GB, H100-NVL, H100-PCIe, H20, H200, "
+        "MI250X, MI300X, MI325X, MI355X"
     )
     assert problems[1].startswith(
         "recipes/qwen3.8-27b/h300/attune-tp4-pp2.yaml:10:13: $.gpu.instance: unknown instance 'AWS p5en.24xlarge'; "

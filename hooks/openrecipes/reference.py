@@ -154,6 +154,7 @@ def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
             data[kind] = document.data
     if problems:
         return None, problems
+    problems += _peak_columns(data["gpus"])
     reference = Reference(
         gpus={key: _gpu(key, entry) for key, entry in data["gpus"].items()},
         instances={key: _instance(key, entry) for key, entry in data["instances"].items()},
@@ -218,6 +219,31 @@ def _unique_names(kind: str, specs: Mapping[str, GpuSpec] | Mapping[str, ModelSp
                 problems.append(
                     Problem(f"{REFERENCE_DIR}/{kind}.yaml", 0, 0, f"$[{spec.key!r}]", f"{name!r} also names {other!r}")
                 )
+    return problems
+
+
+def _peak_columns(gpus: Mapping[str, Any]) -> list[Problem]:
+    """A precision a GPU lists is measured against a peak column it writes, as a number or as an explicit
+    null whose reason the notes give; a peak for a format it does not list would never be used."""
+    problems = []
+    for key, entry in gpus.items():
+        peaks = entry["dense_tflops"]
+        where = f"$[{key!r}].dense_tflops"
+        listed: dict[str, list[str]] = {}
+        for precision in entry["precisions"]:
+            listed.setdefault(PEAK_COLUMN[precision], []).append(precision)
+        for column, formats in listed.items():
+            named = " and ".join(formats)
+            if column not in peaks:
+                message = f"{named} in precisions but no {column} peak (write null, with a note why)"
+                problems.append(Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, where, message))
+            elif peaks[column] is None and not entry.get("notes"):
+                message = f"the {column} peak of {named} is null: the notes must say why"
+                problems.append(Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, where, message))
+        for column, value in peaks.items():
+            if value is not None and column not in listed:
+                message = f"a {column} peak is given but no {column} format is in precisions"
+                problems.append(Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, where, message))
     return problems
 
 
