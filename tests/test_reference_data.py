@@ -159,6 +159,19 @@ def test_derived_counts_that_drift_from_their_architecture_are_refused(project: 
     ]
 
 
+def test_an_architecture_missing_what_its_kind_needs_is_refused(project: Project) -> None:
+    models = project.root / "reference/models.yaml"
+    text = models.read_text(encoding="utf-8")
+    text = text.replace("    kv_lora_rank: 512\n", "", 1).replace("    top_k: 4\n", "", 1)
+    models.write_text(text, encoding="utf-8")
+    _, problems = load_reference(project.root)
+    # Refused by the schema, so the counts and FLOPs are never computed from half an architecture.
+    assert sorted((p.where, p.message) for p in problems) == [
+        ("$['DeepSeek-V3'].architecture", "missing required key 'kv_lora_rank'"),
+        ("$['GPT-OSS 120B'].architecture", "missing required key 'top_k'"),
+    ]
+
+
 def test_every_entry_cites_sources_that_resolve() -> None:
     tags = set(re.findall(r"^- \[(S\d+)\]", SOURCES_MD, re.M))
     for kind in ("models", "gpus"):
