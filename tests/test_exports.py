@@ -208,7 +208,7 @@ def test_charts_hold_a_point_per_priced_recipe_and_the_pareto_frontier(project: 
     points = {trace["name"]: trace for trace in cost["data"]}
     assert set(points) == {"H100", "H200", "Pareto frontier"}
     assert points["H200"]["customdata"] == [f"recipes/{SEED_ID}/"]
-    assert points["H200"]["y"] == [1.84]
+    assert points["H200"]["y"] == [7.912 / (1194.3 * 3600) * 1e6]  # recomputed from the sourced price
     assert points["Pareto frontier"]["x"] == [1194.3]  # the seed is both faster and cheaper than p5
     assert sum(len(trace["y"]) for trace in mfu["data"]) == 3
     assert "template" not in cost["layout"]

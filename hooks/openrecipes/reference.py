@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .flops import parameter_counts
 from .problems import Problem
 from .schema import Schema
 from .yamlsource import read_document, read_file
@@ -89,6 +90,8 @@ class ModelSpec:
     aliases: tuple[str, ...] = ()
     architecture: Mapping[str, Any] | None = None
     """The published configuration model FLOPs are computed from (flops.py), when it is known."""
+    counts: str = "derived"
+    """`derived` from `architecture` (exact) or the publisher's rounded `headline` figures."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,7 @@ def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
             data[kind] = document.data
     if problems:
         return None, problems
+    problems += _peak_columns(data["gpus"])
     reference = Reference(
         gpus={key: _gpu(key, entry) for key, entry in data["gpus"].items()},
         instances={key: _instance(key, entry) for key, entry in data["instances"].items()},
@@ -200,19 +204,51 @@ def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
         _sourced(entry),
         aliases=tuple(entry.get("aliases", ())),
         architecture=entry.get("architecture"),
+        counts=entry.get("counts", "derived"),
     )
 
 
-def _consistency(reference: Reference) -> list[Problem]:
+def _unique_names(kind: str, specs: Mapping[str, GpuSpec] | Mapping[str, ModelSpec]) -> list[Problem]:
+    """Every key and alias names one entry only, compared as `Reference.gpu`/`model` compare them."""
     problems = []
     seen: dict[str, str] = {}
-    for spec in reference.gpus.values():
+    for spec in specs.values():
         for name in (spec.key, *spec.aliases):
             other = seen.setdefault(normalise(name), spec.key)
             if other != spec.key:
                 problems.append(
-                    Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, f"$[{spec.key!r}]", f"{name!r} also names {other!r}")
+                    Problem(f"{REFERENCE_DIR}/{kind}.yaml", 0, 0, f"$[{spec.key!r}]", f"{name!r} also names {other!r}")
                 )
+    return problems
+
+
+def _peak_columns(gpus: Mapping[str, Any]) -> list[Problem]:
+    """A precision a GPU lists is measured against a peak column it writes, as a number or as an explicit
+    null whose reason the notes give; a peak for a format it does not list would never be used."""
+    problems = []
+    for key, entry in gpus.items():
+        peaks = entry["dense_tflops"]
+        where = f"$[{key!r}].dense_tflops"
+        listed: dict[str, list[str]] = {}
+        for precision in entry["precisions"]:
+            listed.setdefault(PEAK_COLUMN[precision], []).append(precision)
+        for column, formats in listed.items():
+            named = " and ".join(formats)
+            if column not in peaks:
+                message = f"{named} in precisions but no {column} peak (write null, with a note why)"
+                problems.append(Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, where, message))
+            elif peaks[column] is None and not entry.get("notes"):
+                message = f"the {column} peak of {named} is null: the notes must say why"
+                problems.append(Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, where, message))
+        for column, value in peaks.items():
+            if value is not None and column not in listed:
+                message = f"a {column} peak is given but no {column} format is in precisions"
+                problems.append(Problem(f"{REFERENCE_DIR}/gpus.yaml", 0, 0, where, message))
+    return problems
+
+
+def _consistency(reference: Reference) -> list[Problem]:
+    problems = _unique_names("gpus", reference.gpus) + _unique_names("models", reference.models)
     for spec in reference.instances.values():
         if spec.gpu not in reference.gpus:
             problems.append(
@@ -224,4 +260,23 @@ def _consistency(reference: Reference) -> list[Problem]:
                     f"{spec.gpu!r} is not a GPU of reference/gpus.yaml",
                 )
             )
+    for spec in reference.models.values():
+        if spec.architecture is None or spec.counts != "derived":
+            continue
+        # Derived counts are the architecture's exactly: a typo in either shows here, not as a wrong MFU.
+        total, active = parameter_counts(spec.architecture)
+        for field, stated, derived in (
+            ("total_params", spec.total_params, total),
+            ("active_params", spec.active_params, active),
+        ):
+            if stated != derived:
+                problems.append(
+                    Problem(
+                        f"{REFERENCE_DIR}/models.yaml",
+                        0,
+                        0,
+                        f"$[{spec.key!r}].{field}",
+                        f"{stated} is not what its architecture gives ({derived}), which derived counts must equal",
+                    )
+                )
     return problems
