@@ -23,7 +23,7 @@ from openrecipes.skeleton import SchemaWalker, is_placeholder
 from openrecipes.synthetic import recipe_data, yaml_text
 
 SEED_FILE = f"recipes/{SEED_ID}.yaml"
-COMMANDS = ("validate", "new", "list", "show", "diff", "bench")
+COMMANDS = ("validate", "new", "list", "show", "diff", "import", "bench")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:

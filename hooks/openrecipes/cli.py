@@ -23,7 +23,7 @@ from .gitrev import GitError, Repository
 from .newrecipe import NewRecipe, create
 from .problems import Problem, sorted_problems
 from .project import UsageError, project_root, recipe_paths
-from .schema import SCHEMA_RELATIVE_PATH
+from .schema import SCHEMA_RELATIVE_PATH, Schema
 
 PROG = "openrecipes"
 
@@ -157,6 +157,50 @@ def _loadable(root: Path, label: str) -> Path:
     return root
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    from .importers import IMPORTERS, ParseError, sync
+    from .importers.gitsource import GitSource
+
+    root = project_root(args.root)
+    try:
+        source = GitSource.open(Path(args.repo), args.commit)
+        imported = IMPORTERS[args.importer](source, getattr(args, "release", None))
+    except GitError as error:
+        raise UsageError(str(error)) from None
+    except ParseError as error:  # the publisher's file is in a shape the importer does not know
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:  # a release the files do not print
+        raise UsageError(str(error)) from None
+    changes = sync.plan(root, imported, Schema.load(root / SCHEMA_RELATIVE_PATH))
+    for skipped in imported.skipped:
+        print(f"skipped {skipped.where}: {skipped.reason}", file=sys.stderr)
+    for recipe_id in changes.kept:
+        print(f"kept {RECIPES_DIR}/{recipe_id}.yaml: a recipe the import did not write is there", file=sys.stderr)
+    for problem in changes.problems:
+        print(problem)
+    if changes.problems:
+        print(f"{len(changes.problems)} schema problem(s): nothing written", file=sys.stderr)
+        return 1
+    verbs = ("would add", "would change", "would remove") if args.check else ("added", "changed", "removed")
+    for verb, ids in zip(verbs, (changes.added, changes.changed, changes.removed), strict=True):
+        for recipe_id in ids:
+            print(f"{verb} {RECIPES_DIR}/{recipe_id}.yaml")
+    summary = (
+        f"{len(changes.added)} added, {len(changes.changed)} changed, {len(changes.removed)} removed, "
+        f"{len(changes.unchanged)} unchanged, {len(imported.skipped)} row{_s(len(imported.skipped))} skipped "
+        f"({args.importer} at {source.commit[:12]})"
+    )
+    if args.check:
+        print(
+            f"{summary}: {'the recipes differ from the import' if changes.differs else 'up to date'}", file=sys.stderr
+        )
+        return 1 if changes.differs else 0
+    sync.apply(root, changes)
+    print(summary, file=sys.stderr)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .scale import run  # only this command builds sites
 
@@ -261,6 +305,45 @@ def build_parser() -> argparse.ArgumentParser:
         help="machine-readable: added, changed and removed ids, each recipe's figures and problems",
     )
     diff.set_defaults(run=cmd_diff)
+
+    importing = command(
+        "import",
+        "write recipes from a publisher's benchmark tables",
+        "Read a publisher's benchmark tables from a local git clone at a commit (git show: no checkout, no "
+        "network) and write one `published` recipe per row that states what a recipe needs. Only files this "
+        "importer wrote (source.importer) are added, changed or removed; a hand-written recipe is never "
+        "overwritten. Prints what it added, changed and removed, and every row it skipped, with why.",
+    )
+    sources = importing.add_subparsers(dest="importer", metavar="SOURCE", required=True, parser_class=_Parser)
+
+    def source_command(name: str, summary: str) -> argparse.ArgumentParser:
+        sub = sources.add_parser(name, help=summary, description=summary, parents=[common])
+        sub.add_argument("--repo", required=True, metavar="PATH", help="a local clone (bare or not) of the repository")
+        sub.add_argument("--commit", metavar="SHA", help="the commit to read (default: the clone's HEAD)")
+        sub.add_argument(
+            "--check",
+            action="store_true",
+            help="write nothing; exit 1 when the recipes on disk differ from what the import would write",
+        )
+        sub.set_defaults(run=cmd_import)
+        return sub
+
+    megatron = source_command(
+        "megatron-bridge",
+        "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary*.md: every row of the chosen releases; an older "
+        "release's row that a newer chosen release publishes again is written deprecated",
+    )
+    megatron.add_argument(
+        "--release",
+        action="extend",
+        nargs="+",
+        metavar="X",
+        help="the releases to import (26.08 26.06.01 ...; default: every release the pages print); rows of "
+        "other releases are left as they are",
+    )
+    source_command(
+        "torchtitan", "pytorch/torchtitan benchmarks/*.md: the rows that publish sequence length and tokens/s per GPU"
+    )
 
     bench = command(
         "bench",

@@ -12,8 +12,7 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
-import yaml
-
+from . import yamlwrite
 from .problems import Problem, json_path
 from .refs import resolve
 from .yamlsource import SourceMap
@@ -234,21 +233,10 @@ def _alternative(value: Any, node: Node | None, path: FieldPath, optional: bool)
     return None
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style throughout, multi-line text as literal blocks."""
-
-
-def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text else None)
-
-
-_Dumper.add_representer(str, _represent_text)
-
-
 def recipe_text(data: Mapping[str, Any], relative_path: str) -> str:
     header = (
         f"# {relative_path}\n"
         "# An OpenRecipes recipe; the fields are documented in schema/recipe.schema.yaml.\n"
         f"# Replace every '{PLACEHOLDER}' value, then run: openrecipes validate {relative_path}\n"
     )
-    return header + yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return yamlwrite.dump(data, header)

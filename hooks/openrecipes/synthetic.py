@@ -10,8 +10,7 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-import yaml
-
+from . import yamlwrite
 from .reference import Reference
 
 
@@ -158,18 +157,6 @@ def recipe_data(
     }
 
 
-class _Dumper(yaml.SafeDumper):
-    """Multi-line text as literal blocks, the way authors write launch scripts."""
-
-
-def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in text else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-
-_Dumper.add_representer(str, _represent_text)
-
-
 def yaml_text(data: dict[str, Any], recipe_id: str | None = None) -> str:
     header = f"# recipes/{recipe_id}.yaml\n" if recipe_id else ""
-    return header + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return yamlwrite.dump(data, header)

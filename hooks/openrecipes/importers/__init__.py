@@ -1,0 +1,24 @@
+"""`openrecipes import`: publishers' benchmark tables as `published` recipes, re-runnable on their next commit.
+
+Each source has a parser that only reads (`megatron_bridge`, `torchtitan`: the publisher's
+Markdown into typed rows) and a module that turns rows into recipe data (`*_recipes`); `sync`
+writes them, touching only the files the importer wrote itself. Nothing here imports MkDocs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from . import megatron_bridge, megatron_bridge_recipes, sync, torchtitan, torchtitan_recipes
+from .common import Import
+from .gitsource import GitSource
+
+ParseError = (megatron_bridge.ParseError, torchtitan.ParseError)
+"""What a publisher's file in an unknown shape raises (both are ValueErrors)."""
+
+IMPORTERS: dict[str, Callable[[GitSource, Sequence[str] | None], Import]] = {
+    megatron_bridge_recipes.IMPORTER: megatron_bridge_recipes.build,
+    torchtitan_recipes.IMPORTER: lambda source, _releases: torchtitan_recipes.build(source),
+}
+
+__all__ = ["IMPORTERS", "Import", "ParseError", "sync"]

@@ -1,0 +1,97 @@
+"""A publisher's files at one commit of a local clone, read with git: no checkout, no network.
+
+Permalinks cite the commit that last changed a file (as of the commit asked for): the text there
+is the same, and a re-import on the publisher's next commit gives the same recipes unless the
+file itself changed, so `--check` reports only real changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..gitrev import GitError
+
+
+def _git(repo: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
+    except FileNotFoundError:
+        raise GitError("git is not installed (or not on PATH)") from None
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        raise GitError(lines[-1].removeprefix("fatal: ") if lines else f"git {args[0]} failed in {repo}")
+    return done.stdout.decode("utf-8")
+
+
+@dataclass(frozen=True)
+class FileAtCommit:
+    path: str
+    text: str
+    commit: str
+    """The commit that last changed the file, as of the commit read: the one permalinks cite."""
+    date: str
+    """That commit's committer date, as an ISO date (its own time zone)."""
+
+
+@dataclass(frozen=True)
+class GitSource:
+    """One commit of a local clone (bare or not) of a publisher's repository."""
+
+    repo: Path
+    commit: str
+
+    @classmethod
+    def open(cls, repo: Path, revision: str | None) -> GitSource:
+        revision = revision or "HEAD"
+        if revision.startswith("-") or not revision.strip():
+            raise GitError(f"{revision!r} is not a revision")
+        if not repo.is_dir():
+            raise GitError(f"{repo}: no such folder")
+        try:
+            commit = _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").strip()
+        except GitError:
+            raise GitError(f"{repo}: unknown revision {revision!r} (or not a git repository)") from None
+        return cls(repo, commit)
+
+    def exists(self, path: str) -> bool:
+        try:
+            _git(self.repo, "cat-file", "-e", f"{self.commit}:{path}")
+        except GitError:
+            return False
+        return True
+
+    def read(self, path: str) -> FileAtCommit:
+        text = self.show(path)
+        last, date = _git(self.repo, "log", "-1", "--format=%H %cs", self.commit, "--", path).split()
+        return FileAtCommit(path, text, last, date)
+
+    def show(self, path: str, commit: str | None = None) -> str:
+        return _show(self.repo, commit or self.commit, path)
+
+    def list(self, folder: str) -> list[str]:
+        """Paths of the files directly in `folder` at the commit, sorted."""
+        out = _git(self.repo, "ls-tree", "--name-only", f"{self.commit}:{folder}")
+        return sorted(f"{folder}/{name}" for name in out.splitlines() if name)
+
+    def first_version(self, path: str) -> FileAtCommit | None:
+        """The file as the commit that added it wrote it, or None when it has no history here."""
+        out = _git(self.repo, "log", "--diff-filter=A", "--format=%H %cs", self.commit, "--", path).split()
+        if not out:
+            return None
+        commit, date = out[-2], out[-1]  # oldest last
+        return FileAtCommit(path, _show(self.repo, commit, path), commit, date)
+
+    def resolve(self, revision: str) -> str | None:
+        """The full commit an abbreviated one names, or None when this clone does not have it."""
+        try:
+            return _git(self.repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").strip()
+        except GitError:
+            return None
+
+
+@functools.lru_cache(maxsize=64)
+def _show(repo: Path, commit: str, path: str) -> str:
+    return _git(repo, "show", f"{commit}:{path}")

@@ -1,0 +1,531 @@
+"""Megatron-Bridge's performance rows as `published` recipes (schema version 2).
+
+Every value is the table's, or stated elsewhere by the publisher at the same commit and cited
+(GPUs per node, the container image, software versions); a value not published is left out.
+The names NVIDIA prints are mapped to this project's reference keys in one table each (MODELS,
+SYSTEMS, PRECISIONS, WORKLOADS); a name not in them makes the row a skipped one, named in the
+output, so the next release's new model is seen rather than guessed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import megatron_bridge as mb
+from .common import Import, Planned, Skipped, name_part, recipe_id
+from .gitsource import FileAtCommit, GitSource
+from .megatron_bridge_context import Cited, Context, read_context
+from .supersede import supersede
+
+IMPORTER = "megatron-bridge"
+PUBLISHER = "NVIDIA"
+
+MODELS: dict[str, tuple[str, bool]] = {
+    # name as printed: (reference/models.yaml key, mixture of experts)
+    "LLAMA3_8B": ("Llama 3 8B", False),
+    "LLAMA3_70B": ("Llama 3 70B", False),
+    "LLAMA3.1_8B": ("Llama 3.1 8B", False),
+    "LLAMA3.1_70B": ("Llama 3.1 70B", False),
+    "LLAMA3.1_405B": ("Llama 3.1 405B", False),
+    "DeepSeekV3": ("DeepSeek-V3", True),
+    "DeepSeekV4 Flash": ("DeepSeek-V4-Flash", True),
+    "GPT OSS 120B": ("GPT-OSS 120B", True),
+    "Qwen3_30B_a3B": ("Qwen3-30B-A3B", True),
+    "Qwen3_235B_a22B": ("Qwen3-235B-A22B", True),
+    "Kimi_K2": ("Kimi K2", True),
+    "Nemotron_3_Nano": ("Nemotron 3 Nano 30B-A3B", True),
+    "Nemotron_3_5_Lightning": ("Nemotron 3.5 Lightning 30B-A3B", True),
+    "Nemotron_3_Super": ("Nemotron 3 Super 120B-A12B", True),
+    "Nemotron_3_Ultra": ("Nemotron 3 Ultra 550B-A55B", True),
+}
+
+SYSTEMS: dict[str, tuple[str, str]] = {
+    # system as printed: (reference/gpus.yaml key, GPU type as scripts/performance spells it)
+    "DGX-H100": ("H100", "h100"),
+    "DGX-B200": ("B200", "b200"),
+    "DGX-B300": ("B300", "b300"),
+    "DGX-GB200": ("GB200", "gb200"),
+    "DGX-GB300": ("GB300", "gb300"),
+}
+
+PRECISIONS: dict[str, tuple[str, str | None, str]] = {
+    # label as printed: (workload.precision, workload.fp8_scaling, the id's token)
+    "BF16": ("bf16", None, "bf16"),
+    "FP8": ("fp8", None, "fp8"),  # 26.x: the scaling recipe is not stated
+    "FP8-CS": ("fp8", "tensorwise", "fp8cs"),  # current scaling: one scale per tensor
+    "FP8-MX": ("mxfp8", None, "mxfp8"),
+    "MXFP8": ("mxfp8", None, "mxfp8"),
+    "NVFP4": ("nvfp4", None, "nvfp4"),
+}
+
+WORKLOADS: dict[str, tuple[str, str]] = {
+    # "### <workload> Performance": (workload.method.kind, the id's token)
+    "Pre-Training": ("pre-training", ""),
+    "SFT": ("full-fine-tune", "sft"),
+    "LoRA": ("lora", "lora"),
+}
+
+_XX_YY = re.compile(r"\d{2}\.\d{2}")
+_DDP = re.compile(r"FSDP\s*=\s*0:\s*([^;]+)")
+_FSDP_GROUP = re.compile(r"FSDP\s*>\s*0:\s*([^;]+)")
+_FSDP_ON = re.compile(r"FSDP\s*=\s*1:\s*([^;]+)")
+MIN_ROWS_FOR_ROUNDING = 8
+"""A release's tokens/s all sharing a factor of 8 or more says they were rounded only with this many rows."""
+
+
+@dataclass(frozen=True)
+class PageFile:
+    file: FileAtCommit
+    page: mb.Page
+
+
+def permalink(file: FileAtCommit, line: int | None = None) -> str:
+    anchor = f"#L{line}" if line else ""
+    return f"https://github.com/{mb.REPOSITORY}/blob/{file.commit}/{file.path}{anchor}"
+
+
+def read_pages(source: GitSource) -> list[PageFile]:
+    pages = []
+    for path in mb.PAGES:
+        if source.exists(path):
+            file = source.read(path)
+            pages.append(PageFile(file, mb.parse_page(path, file.text)))
+    if not pages:
+        raise mb.ParseError(f"none of {', '.join(mb.PAGES)} exists at {source.commit}")
+    return pages
+
+
+def build(source: GitSource, releases: Sequence[str] | None = None) -> Import:
+    """The recipes of `releases` (every release the pages print when None) at the source's commit."""
+    pages = read_pages(source)
+    context = read_context(source)
+    printed = [release for page in pages for release in page.page.releases]
+    duplicated = [release for release, count in Counter(printed).items() if count > 1]
+    if duplicated:
+        raise mb.ParseError(f"release {duplicated[0]} is printed on more than one page")
+    unknown = [release for release in releases or () if release not in printed]
+    if unknown:
+        raise ValueError(f"release {unknown[0]} is not in the performance summary (it has {', '.join(printed)})")
+    selected = set(releases or printed)
+    planned: list[Planned] = []
+    skipped: list[Skipped] = []
+    for page in pages:
+        rounding = _rounding(page.page)
+        for row in page.page.rows:
+            if row.release not in selected:
+                continue
+            made = _recipe(row, page, context, rounding.get(row.release))
+            if isinstance(made, Skipped):
+                skipped.append(made)
+            else:
+                planned.append(made)
+    planned = _distinct_ids(planned)
+    prefixes = tuple(f"mb-{release}-" for release in selected)
+    return Import(
+        IMPORTER,
+        tuple(supersede(planned)),
+        tuple(skipped),
+        lambda recipe: recipe.rsplit("/", 1)[-1].startswith(prefixes),
+    )
+
+
+def _rounding(page: mb.Page) -> dict[str, int]:
+    """Releases whose tokens/s are all multiples of 8 or more: the figure they share."""
+    by_release: dict[str, list[int]] = defaultdict(list)
+    for row in page.rows:
+        if row.variant == "primary" and isinstance(row.values.tokens, int):
+            by_release[row.release].append(row.values.tokens)
+    found = {}
+    for release, values in by_release.items():
+        factor = math.gcd(*values)
+        if len(values) >= MIN_ROWS_FOR_ROUNDING and factor >= 8:
+            found[release] = factor
+    return found
+
+
+def _where(row: mb.Row) -> str:
+    values = row.values
+    what = ", ".join(
+        part
+        for part in (
+            values.system if row.table.startswith("Model") else _model_as_printed(values),
+            f"{values.gpus} GPUs",
+            values.precision,
+        )
+        if part
+    )
+    text = (
+        f'{row.release} NeMo Container, {row.workload} Performance, table "{row.table}", '
+        f"row {row.number} of {row.rows_in_table} ({what})"
+    )
+    if row.variant == "alternative":
+        text += ", the values in parentheses"
+    return text
+
+
+def _model_as_printed(values: mb.Values) -> str:
+    return f"{values.model} ({values.qualifier})" if values.qualifier else values.model
+
+
+def _recipe(row: mb.Row, page: PageFile, context: Context, rounding: int | None) -> Planned | Skipped:
+    values = row.values
+    where = f"{page.file.path}:{row.line} ({_where(row)})"
+    if values.precision is None:
+        if "precision" in values.columns:
+            return Skipped(where, "the Precision cell is n/a: the precision is not published")
+        return Skipped(where, f"the {row.release} tables have no Precision column: the precision is not published")
+    if values.tokens is None:
+        return Skipped(where, "the alternative run's Tokens / sec / GPU is not printed (no value in parentheses)")
+    model = MODELS.get(values.model)
+    system = SYSTEMS.get(values.system)
+    precision = PRECISIONS.get(values.precision)
+    workload = WORKLOADS.get(row.workload)
+    for missing, name, table in (
+        (model, values.model, "MODELS"),
+        (system, values.system, "SYSTEMS"),
+        (precision, values.precision, "PRECISIONS"),
+        (workload, row.workload, "WORKLOADS"),
+    ):
+        if missing is None:
+            return Skipped(where, f"{name!r} is not in {table} of megatron_bridge_recipes.py")
+    assert model and system and precision and workload  # narrowed above, for the type checker
+    model_key, is_moe = model
+    gpu, scripts_gpu = system
+    per_node = context.per_node.get(scripts_gpu)
+    if per_node is None:
+        return Skipped(where, f"GPUs per node for {scripts_gpu!r} are not in the performance scripts at this commit")
+    kind, method_token = workload
+    precision_value, scaling, precision_token = precision
+
+    name = "-".join(
+        part
+        for part in (
+            "mb",
+            row.release,
+            method_token,
+            precision_token,
+            f"{values.gpus}gpu",
+            name_part((values.qualifier or "").replace("/", "").lower()),
+        )
+        if part
+    )
+    notes = _notes(row, page.page, per_node, scripts_gpu, rounding, is_moe)
+    data: dict[str, Any] = {
+        "schema_version": 2,
+        "model": model_key,
+        "gpu": {"type": gpu, "count": values.gpus, "per_node": int(per_node.value), "system": values.system},
+        "author": {"name": PUBLISHER, "url": permalink(page.file)},
+        "status": "published",
+        "source": {
+            "url": permalink(page.file, row.line),
+            "where": _where(row),
+            "publisher": PUBLISHER,
+            "published": dt.date.fromisoformat(page.file.date),
+            "excerpt": row.excerpt,
+            "importer": IMPORTER,
+        },
+        "stack": _stack(row.release, context),
+        "workload": {
+            "row_tokens": values.seq_len,
+            "global_batch": values.gbs,
+            "precision": precision_value,
+            **({"fp8_scaling": scaling} if scaling else {}),
+            "method": {"kind": kind},
+        },
+        "layout": _layout(values, page.page),
+        **({"moe": moe} if is_moe and (moe := _moe(row, page.page)) else {}),
+        "result": {
+            "tokens_per_s_per_gpu": values.tokens,
+            "throughput_note": _throughput_note(page.page),
+            "publisher_figures": [_figure(row, page.page)] if values.tflops is not None else [],
+        },
+        "notes": notes,
+    }
+    if not data["result"]["publisher_figures"]:
+        del data["result"]["publisher_figures"]
+    configuration = (
+        model_key,
+        values.qualifier,
+        values.system,
+        values.gpus,
+        precision_value,
+        scaling,
+        kind,
+        values.seq_len,
+        values.gbs,
+    )
+    return Planned(recipe_id(model_key, gpu, name), data, configuration, mb.release_key(row.release), row.release)
+
+
+def _distinct_ids(planned: Iterable[Planned]) -> list[Planned]:
+    """Rows of one release that would share an id are told apart by their global batch size (all of them)."""
+    planned = list(planned)
+    counts = Counter(recipe.id for recipe in planned)
+    result = []
+    for recipe in planned:
+        if counts[recipe.id] > 1:
+            recipe = dataclasses.replace(recipe, id=f"{recipe.id}-gbs{recipe.data['workload']['global_batch']}")
+        result.append(recipe)
+    clashes = [recipe_id for recipe_id, count in Counter(recipe.id for recipe in result).items() if count > 1]
+    if clashes:
+        raise mb.ParseError(f"two rows make the recipe {clashes[0]}: the table repeats a configuration")
+    return result
+
+
+def _layout(values: mb.Values, page: mb.Page) -> dict[str, Any]:
+    layout: dict[str, Any] = {"tp": values.tp, "pp": values.pp}
+    if values.vp is not None:
+        layout["vpp"] = values.vp
+    layout["cp"] = values.cp
+    if values.ep is not None:
+        layout["ep"] = values.ep
+    if values.etp is not None:
+        layout["etp"] = values.etp
+    sharding = _sharding(values, page)
+    if sharding is not None:
+        layout["sharding"] = sharding
+    if values.ga is not None:
+        layout["gradient_accumulation"] = values.ga
+    layout["rows_per_microbatch"] = values.mbs
+    return layout
+
+
+def _fsdp_definition(page: mb.Page) -> str | None:
+    statement = page.terms.get("FSDP")
+    return statement.text if statement else None
+
+
+def _sharding(values: mb.Values, page: mb.Page) -> dict[str, Any] | None:
+    """The FSDP cell read by the page's own definition of it; None when either is missing."""
+    definition = _fsdp_definition(page)
+    if values.fsdp is None or definition is None:
+        return None
+    if values.fsdp == 0:
+        return {"kind": "ddp"} if _DDP.search(definition) else None
+    if _FSDP_GROUP.search(definition):
+        sharding: dict[str, Any] = {"kind": "fsdp"}
+        data_parallel = values.gpus // (values.tp * values.pp * values.cp)
+        if values.fsdp != data_parallel:  # the group is the whole data-parallel group unless CP joins it
+            sharding["group_size"] = values.fsdp
+        return sharding
+    if _FSDP_ON.search(definition) and values.fsdp == 1:
+        return {"kind": "fsdp"}
+    return None
+
+
+def _moe_statement(row: mb.Row, page: mb.Page) -> str | None:
+    for statement in page.release_notes.get(row.release, ()):
+        if re.search(r"\bMoE\b", statement.text):
+            return statement.text
+    for name in page.page_notes:
+        footnote = page.footnotes.get(name)
+        if footnote and re.search(r"\bMoE\b", footnote.text):
+            return footnote.text
+    return None
+
+
+def _moe(row: mb.Row, page: mb.Page) -> dict[str, Any] | None:
+    """Routing and token dropping from the release's MoE statement and the row's qualifier.
+
+    26.x and 25.11: "we force-balance the token distribution among experts and all benchmarks are
+    token-dropless". 25.09: "In token-dropless MoE training benchmarks, we force-balance ...", with
+    `(tokendrop)` and `(dropless)` rows: a token-drop row's routing is not stated.
+    """
+    statement = _moe_statement(row, page)
+    qualifier = (row.values.qualifier or "").lower()
+    moe: dict[str, Any] = {}
+    if qualifier == "tokendrop":
+        moe["token_dropping"] = "capacity"
+        if statement and "force-balance" in statement and "dropless MoE" not in statement:
+            moe["routing"] = "force-balanced"
+    elif statement or qualifier == "dropless":
+        dropless = qualifier == "dropless" or (
+            statement is not None and "all benchmarks are token-dropless" in statement
+        )
+        if statement and "force-balance" in statement:
+            moe["routing"] = "force-balanced"
+        if dropless:
+            moe["token_dropping"] = "dropless"
+    return {key: moe[key] for key in ("routing", "token_dropping") if key in moe} or None
+
+
+def _throughput_note(page: mb.Page) -> str:
+    statement = page.terms.get("Tokens/sec/GPU")
+    defined = f'"Tokens/sec/GPU: {statement.text}", as the page defines it' if statement else "Tokens / sec / GPU"
+    return f"{defined}; how and over which steps it was measured is not stated."
+
+
+def _figure(row: mb.Row, page: mb.Page) -> dict[str, Any]:
+    name = next(
+        (term for term in page.terms if term.replace(" ", "") == "Model TFLOP / sec / GPU".replace(" ", "")),
+        "Model TFLOP / sec / GPU",
+    )
+    figure: dict[str, Any] = {
+        "name": name,
+        "value": row.values.tflops,
+        "unit": "TFLOP/s per GPU",
+        "convention": "megatron",
+    }
+    footnotes = [page.footnotes[ref].text for ref in row.values.footnotes if ref in page.footnotes]
+    if footnotes:
+        figure["note"] = " ".join(f"Footnote: {text}" for text in footnotes)
+    return figure
+
+
+def _stack(release: str, context: Context) -> dict[str, Any]:
+    versions = context.versions.get(release)
+    stack: dict[str, Any] = {}
+    sources = []
+    if versions is not None:
+        components = versions.components
+        bridge = components.get("Megatron-Bridge")
+        stack["framework"] = f"Megatron-Bridge {bridge}" if bridge else "Megatron-Bridge"
+        if "Megatron Core" in components:
+            stack["megatron_lm"] = f"Megatron Core {components['Megatron Core']}"
+        for field, component in (
+            ("transformer_engine", "Transformer Engine"),
+            ("pytorch", "PyTorch"),
+            ("cuda", "CUDA"),
+        ):
+            if component in components:
+                stack[field] = components[component]
+        extra = [f"cuDNN {components['cuDNN']}"] if "cuDNN" in components else []
+        if versions.base:
+            extra.append(f"built on {versions.base}")
+        sources.append(
+            f'Versions: the "NeMo Framework {release}" table of {versions.file.path} '
+            f"({permalink(versions.file, versions.line)})" + (f"; it also gives {', '.join(extra)}" if extra else "")
+        )
+    else:
+        stack["framework"] = "Megatron-Bridge"
+        sources.append(f"Versions: not listed for {release} in docs/releases/software-versions.md")
+    image = _image(release, context.image_rule)
+    if image is not None:
+        stack["container_image"] = image
+        rule = context.image_rule
+        assert rule is not None
+        sources.append(
+            f'image: {rule.file.path} says "{rule.text}" ({permalink(rule.file, rule.line)}); no digest is published'
+        )
+    else:
+        sources.append(f"image: the {release} NeMo Container, no tag or digest published for it")
+    stack["source"] = "; ".join(sources) + "."
+    return stack
+
+
+def _image(release: str, rule: Cited | None) -> str | None:
+    """The image tag the README gives a release XX.YY; a patch release (26.06.01) gets none: the rule names none."""
+    if rule is None or not _XX_YY.fullmatch(release):
+        return None
+    return f"{rule.value}:{release}"
+
+
+def _notes(row: mb.Row, page: mb.Page, per_node: Cited, scripts_gpu: str, rounding: int | None, is_moe: bool) -> str:
+    values = row.values
+    notes = []
+    for ref in values.footnotes:
+        if ref in page.footnotes:
+            notes.append(f'Footnote to this row: "{page.footnotes[ref].text}"')
+    notes += [f'Printed under the table: "{text}"' for text in row.notes]
+    if is_moe and (statement := _moe_statement(row, page)):
+        notes.append(f'The page, of its MoE benchmarks: "{statement}"')
+    for statement in page.release_notes.get(row.release, ()):
+        if re.search(r"\bMoE\b", statement.text):
+            continue  # above, for MoE models only
+        if re.search("parenthes", statement.text, re.IGNORECASE):
+            if row.variant == "alternative":
+                notes.append(
+                    f'This recipe is the run in parentheses of its row: "{statement.text}" The row prints '
+                    f"{_shared(values)} once, for both runs."
+                )
+        else:
+            notes.append(f'Printed for the whole release: "{statement.text}"')
+    if values.qualifier and values.qualifier.lower() == "tokendrop":
+        notes.append(
+            "Token-drop run (`tokendrop`): tokens over an expert's capacity are dropped; the capacity "
+            "factor is not stated."
+        )
+    if rounding:
+        notes.append(
+            f"Every Tokens / sec / GPU figure of the {row.release} tables is a multiple of {rounding}: they appear "
+            "rounded, and the page does not say how. The Model TFLOP / sec / GPU figures are not rounded that way."
+        )
+    if values.precision == "FP8":
+        notes.append("Precision FP8: the FP8 scaling recipe of this release is not stated.")
+    notes += _sharding_notes(values, page)
+    notes += _ga_notes(values)
+    notes.append(
+        f"GPUs per node: {per_node.value}, the performance scripts' value for `{scripts_gpu}` "
+        f"GPUs ({per_node.file.path}, {permalink(per_node.file, per_node.line)}); the table does not state it."
+    )
+    unstated = "the launch command for this row, the data, the measurement window"
+    if row.workload == "LoRA":
+        unstated += ", the LoRA rank and which modules carry adapters"
+    if row.workload in ("SFT", "LoRA"):
+        unstated += ", whether sequences are packed"
+    notes.append(
+        f'Not published: {unstated}. The page says its results "were obtained using performance recipes" in '
+        "`scripts/performance` (linked on `main`, not at a commit)."
+    )
+    return "\n".join(f"- {note}" for note in notes) + "\n"
+
+
+def _shared(values: mb.Values) -> str:
+    printed_once = [
+        label
+        for field, label in (
+            ("gbs", "GBS"),
+            ("mbs", "MBS"),
+            ("seq_len", "sequence length"),
+            ("fsdp", "FSDP"),
+            ("tp", "TP"),
+            ("pp", "PP"),
+            ("cp", "CP"),
+            ("vp", "VP"),
+            ("ep", "EP"),
+            ("ga", "GA"),
+        )
+        if field in values.columns and field not in values.alternative_in
+    ]
+    return ", ".join(printed_once) if printed_once else "every other value"
+
+
+def _sharding_notes(values: mb.Values, page: mb.Page) -> list[str]:
+    definition = _fsdp_definition(page)
+    if values.fsdp is None:
+        return []
+    if definition is None:
+        return [f"FSDP {values.fsdp}: the page does not define the FSDP column, so sharding is left out."]
+    if values.fsdp == 0 and (match := _DDP.search(definition)):
+        return [
+            f'FSDP 0, which the page defines as "{match.group(1).strip()}"; whether the optimizer state is '
+            "sharded (Megatron's distributed optimizer) is not stated."
+        ]
+    if match := _FSDP_GROUP.search(definition):
+        return [f'FSDP {values.fsdp}, which the page defines as "{match.group(1).strip()}".']
+    if match := _FSDP_ON.search(definition):
+        return [f'FSDP {values.fsdp}, which the page defines as "{match.group(1).strip()}"; the group is not stated.']
+    return [f'FSDP {values.fsdp}: not read (the page defines the column as "{definition}").']
+
+
+def _ga_notes(values: mb.Values) -> list[str]:
+    """Where the published GA disagrees with GBS / (MBS × DP), say so: both are kept as printed."""
+    if values.ga is None:
+        return []
+    model_parallel = values.tp * values.pp * values.cp
+    data_parallel, remainder = divmod(values.gpus, model_parallel)
+    if remainder == 0 and values.gbs == values.ga * values.mbs * data_parallel:
+        return []
+    derived = values.gbs / (values.mbs * values.gpus / model_parallel)
+    shown = f"{derived:g}"
+    return [
+        f"The published GA ({values.ga}) is not GBS / (MBS × DP) with DP = #-GPUs / (TP × PP × CP): "
+        f"{values.gbs} / ({values.mbs} × {values.gpus} / {model_parallel}) = {shown}. Both are kept as printed."
+    ]

@@ -1,0 +1,418 @@
+"""torchtitan's benchmark rows as `published` recipes (schema version 2).
+
+A row becomes a recipe only when its sequence length and its throughput per GPU are published:
+in the row or caption, or, for sequence length, batch and degrees, in the config file the
+report's own command names, read at the torchtitan commit the report says it ran (cited in the
+recipe). The global batch size, when not printed, is the local batch size times the
+data-parallel degree, as torchtitan itself computes it at that commit (the line is cited); a
+row whose commit cannot be read here is skipped rather than guessed.
+
+The launch command is the recipe's `run` where the report publishes one; when the report's
+command was edited after publication (torchtitan renamed flags), `run` is the command as first
+published and the notes say so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import textwrap
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..gitrev import GitError
+from . import torchtitan as tt
+from .common import Import, Planned, Skipped, name_part, recipe_id
+from .gitsource import FileAtCommit, GitSource
+
+IMPORTER = "torchtitan"
+PUBLISHER = "PyTorch team (pytorch/torchtitan)"
+
+MODELS = {
+    # model as printed: reference/models.yaml key
+    "Llama 3.1 8B": "Llama 3.1 8B",
+    "Llama 3.1 70B": "Llama 3.1 70B",
+    "Llama 3.1 405B": "Llama 3.1 405B",
+    # The async-TP report's headings; its Models section says "Llama 3.1 8B, 70B".
+    "Llama3 8b": "Llama 3.1 8B",
+    "Llama3 70b": "Llama 3.1 70B",
+}
+
+GPUS = {
+    # "<GPU as printed> <memory>GB", or the GPU alone where the report states no memory: reference/gpus.yaml key
+    "H100 96GB": "H100-96GB",  # Grand Teton's H100: "96GB HBM2e", between SXM and NVL
+    "H200": "H200",
+}
+
+_GLOBAL_BATCH_RULE = re.compile(r"global.batch.size.*batch_size \* dp_degree")
+_TRAIN_SCRIPTS = ("train.py", "torchtitan/train.py")
+_REPORT_TAG = re.compile(r"_(\d{6}|\d{4}-\d{2})_(.+)$")
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the config file a report's command names sets, with the command's overrides applied."""
+
+    path: str
+    commit: str
+    values: dict[str, Any]
+    """`training.seq_len` -> 8192, ..."""
+    lines: dict[str, int]
+    """Where each key is set in the file."""
+
+    def get(self, key: str) -> Any:
+        return self.values.get(key)
+
+
+def permalink(path: str, commit: str, line: int | None = None) -> str:
+    anchor = f"#L{line}" if line else ""
+    return f"https://github.com/{tt.REPOSITORY}/blob/{commit}/{path}{anchor}"
+
+
+def build(source: GitSource) -> Import:
+    planned: list[Planned] = []
+    skipped: list[Skipped] = []
+    for path in source.list(tt.FOLDER):
+        if not path.endswith(".md") or path.rsplit("/", 1)[-1] in tt.NOT_REPORTS:
+            continue
+        file = source.read(path)
+        report = tt.parse_report(path, file.text)
+        skipped += [Skipped(f"{path}:{line}", f"table not read: {reason}") for line, reason in report.unread]
+        for row in report.rows:
+            made = _recipe(row, report, file, source)
+            (skipped if isinstance(made, Skipped) else planned).append(made)
+    counts = Counter(recipe.id for recipe in planned)
+    clashes = [recipe for recipe, count in counts.items() if count > 1]
+    if clashes:
+        raise tt.ParseError(f"two rows make the recipe {clashes[0]}")
+    return Import(IMPORTER, tuple(planned), tuple(skipped), lambda recipe: True)
+
+
+def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSource) -> Planned | Skipped:
+    values = row.values
+    where = f"{row.path}:{row.line} ({_where(row)})"
+    if values.tokens_per_gpu is None:
+        columns = ", ".join(repr(column) for column in values.not_per_gpu) or "none"
+        return Skipped(where, f"no throughput per GPU: the throughput columns ({columns}) do not say per GPU")
+    command, command_notes = _published_command(report, file, source)
+    torchtitan = report.versions.get("torchtitan")
+    config = _config(command, torchtitan, source) if command else None
+    if command and command.config_file and config is None:
+        return Skipped(where, f"the config file {command.config_file} cannot be read at the report's torchtitan commit")
+    used: list[str] = []  # config keys a value came from, cited in one note
+    seq_len = values.seq_len
+    if seq_len is None and config is not None and isinstance(config.get("training.seq_len"), int):
+        seq_len = config.get("training.seq_len")
+        used.append("training.seq_len")
+    if seq_len is None:
+        return Skipped(where, "the sequence length is not published (not in the table, and the report names no config)")
+    float8 = values.float8 or bool(command and "float8" in command.options.get("model.converters", ""))
+    precision = values.precision or ("fp8" if float8 else None)
+    if precision is None:
+        return Skipped(where, "the precision is not published")
+    model = MODELS.get(values.model or "")
+    if model is None:
+        return Skipped(where, f"model {values.model!r} is not in MODELS of torchtitan_recipes.py")
+    gpu_name = f"{report.gpu} {report.gpu_memory_gb}GB" if report.gpu_memory_gb else report.gpu
+    gpu = GPUS.get(gpu_name or "")
+    if gpu is None or report.per_node is None:
+        return Skipped(
+            where, f"GPU {gpu_name!r} is not in GPUS of torchtitan_recipes.py, or its GPUs per host are not stated"
+        )
+    gpus = values.gpus or (values.num_nodes * report.per_node if values.num_nodes else None)
+    if gpus is None:
+        return Skipped(where, "the GPU count is not published")
+    layout, layout_notes = _layout(values, config, gpus, used)
+    if layout is None:
+        return Skipped(where, "the tensor- and pipeline-parallel degrees are not published")
+    batch, batch_note = _global_batch(values, config, command, layout, gpus, torchtitan, source, used)
+    if batch is None:
+        return Skipped(where, f"the global batch size is not published ({batch_note})")
+
+    gpu_data: dict[str, Any] = {"type": gpu}
+    if report.gpu_memory_gb:
+        gpu_data["memory_gb"] = report.gpu_memory_gb
+    gpu_data.update({"count": gpus, "per_node": report.per_node})
+    if report.system:
+        gpu_data["system"] = report.system
+    result: dict[str, Any] = {"tokens_per_s_per_gpu": values.tokens_per_gpu}
+    if report.metric:
+        result["throughput_note"] = report.metric.text
+    notes = [_config_note(config, used)] if config and used else []
+    notes += layout_notes
+    if batch_note:
+        notes.append(batch_note)
+    memory = _memory(values, report)
+    if memory is not None:
+        result["memory_gib"] = memory
+    elif values.memory_gib is not None:
+        notes.append(
+            f"The Memory(GiB) figure ({values.memory_gib} GiB) is not recorded as peak memory: the report does "
+            "not say it is the peak, or the largest over the GPUs."
+        )
+    data: dict[str, Any] = {
+        "schema_version": 2,
+        "model": model,
+        "gpu": gpu_data,
+        "author": {"name": report.author or PUBLISHER, "url": permalink(file.path, file.commit)},
+        "status": "published",
+        "source": {
+            "url": permalink(file.path, file.commit, row.line),
+            "where": _where(row),
+            "publisher": PUBLISHER,
+            "published": dt.date.fromisoformat(file.date),
+            "excerpt": row.excerpt,
+            "importer": IMPORTER,
+        },
+        "stack": _stack(report, file),
+        "workload": {
+            "row_tokens": seq_len,
+            "global_batch": batch,
+            "precision": precision,
+            **({"fp8_scaling": values.fp8_scaling} if values.fp8_scaling else {}),
+        },
+        "layout": layout,
+        "result": result,
+    }
+    if command is not None:
+        notes += command_notes
+        if values.num_nodes is not None and "$NUM_NODES" in command.text:
+            data["env"] = {"NUM_NODES": str(values.num_nodes)}
+        data["run"] = command.text
+    if float8 and not values.fp8_scaling:
+        notes.append("Float8: the scaling recipe is not stated.")
+    notes.append("Not published: the data set and the training method (pre-training or fine-tuning).")
+    data["notes"] = "\n".join(f"- {note}" for note in notes) + "\n"
+    # The GPU count already tells rows that differ only in their node count apart.
+    label = "" if values.num_nodes is not None else name_part(values.label.lower().replace(" ", ""))
+    tag = _precision_token(precision, values.fp8_scaling)
+    name = "-".join(part for part in ("tt", _report_tag(row.path), tag, f"{gpus}gpu", label) if part)
+    return Planned(recipe_id(model, gpu, name), data)
+
+
+def _where(row: tt.Row) -> str:
+    caption = row.caption.strip()
+    table = re.match(r"\*\*(Table \d+)\*\*", caption)
+    if table:
+        what = table.group(1)
+    elif caption.startswith("#"):
+        what = f'the table "{caption.lstrip("#").strip()}"'
+    else:
+        what = f"the table at line {row.header_line}"
+    return f"{row.path}, {what}, row {row.number} of {row.rows_in_table} ({row.values.label})"
+
+
+def _report_tag(path: str) -> str:
+    """`benchmarks/llama3_h100_202412_torchtitan.md` -> `202412-torchtitan`."""
+    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
+    match = _REPORT_TAG.search(stem)
+    return name_part(f"{match.group(1)}-{match.group(2)}" if match else stem).lower()
+
+
+def _precision_token(precision: str, scaling: str | None) -> str:
+    return f"{precision}-{scaling}" if scaling else precision
+
+
+def _config(command: tt.Command, torchtitan: tt.Version | None, source: GitSource) -> Config | None:
+    """The command's config file at the report's torchtitan commit, its options applied over it."""
+    if command.config_file is None or torchtitan is None or torchtitan.commit is None:
+        return None
+    commit = source.resolve(torchtitan.commit)
+    if commit is None:
+        return None
+    try:
+        text = source.show(command.config_file, commit)
+        table = tomllib.loads(text)
+    except (GitError, ValueError):  # no such file at that commit, or not TOML
+        return None
+    values: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            section = stripped.strip("[]")
+        elif "=" in stripped and not stripped.startswith("#"):
+            lines[f"{section}.{stripped.split('=', 1)[0].strip()}"] = number
+    for section_name, entries in table.items():
+        if isinstance(entries, dict):
+            for key, value in entries.items():
+                values[f"{section_name}.{key}"] = value
+    for key, value in command.options.items():
+        if key in values and isinstance(values[key], int) and re.fullmatch(r"-?\d+", value):
+            values[key] = int(value)
+            lines.pop(key, None)  # set on the command line, not in the file
+    return Config(command.config_file, commit, values, lines)
+
+
+def _config_note(config: Config, keys: list[str]) -> str:
+    shown = ", ".join(
+        f"`{key.split('.', 1)[1]} = {json.dumps(config.get(key))}`"
+        + (f" ({permalink(config.path, config.commit, config.lines[key])})" if key in config.lines else "")
+        for key in keys
+        if config.get(key) is not None
+    )
+    return (
+        f"From the config file the report's command names, {config.path} at the torchtitan commit the report "
+        f"ran ({config.commit[:7]}): {shown}."
+    )
+
+
+def _layout(
+    values: tt.Values, config: Config | None, gpus: int, used: list[str]
+) -> tuple[dict[str, Any] | None, list[str]]:
+    notes = []
+    degrees = {"tp": values.tp, "pp": values.pp, "cp": values.cp}
+    for key, name in (("tp", "tensor"), ("pp", "pipeline"), ("cp", "context")):
+        config_key = f"parallelism.{name}_parallel_degree"
+        if degrees[key] is None and config is not None and isinstance(config.get(config_key), int):
+            degrees[key] = config.get(config_key)
+            used.append(config_key)
+    tp, pp, cp, dp = degrees["tp"], degrees["pp"], degrees["cp"], values.fsdp
+    if tp is None and pp is None and dp is not None and gpus == dp * (cp or 1):
+        # `8 GPUs`, `FSDP 4, CP 2`: every GPU is in the FSDP x CP mesh, so no TP or PP.
+        tp = pp = 1
+        notes.append(f"TP and PP are not printed: {gpus} GPUs = FSDP {dp} × CP {cp or 1}, so both are 1.")
+    if tp is None or pp is None:
+        return None, []
+    layout: dict[str, Any] = {"tp": tp, "pp": pp}
+    if cp is not None:
+        layout["cp"] = cp
+    if dp is not None:
+        layout["dp"] = dp
+    shard = config.get("parallelism.data_parallel_shard_degree") if config is not None else None
+    if values.fsdp is not None or (isinstance(shard, int) and shard != 1):
+        layout["sharding"] = {"kind": "fsdp"}
+        if values.fsdp is None:
+            used.append("parallelism.data_parallel_shard_degree")
+    if values.schedule and pp > 1:
+        layout["pipeline_schedule"] = {"1F1B": "1f1b", "Interleaved 1F1B": "interleaved-1f1b"}[values.schedule]
+    if pp == 1:
+        # Without pipeline stages torchtitan runs the local batch as one microbatch.
+        local = values.local_batch or (config.get("training.local_batch_size") if config else None)
+        if isinstance(local, int):
+            layout["rows_per_microbatch"] = local
+    ac = values.activation_checkpointing
+    if ac is None and config is not None and config.get("activation_checkpoint.mode") in ("full", "selective"):
+        ac = config.get("activation_checkpoint.mode")
+        used.append("activation_checkpoint.mode")
+    if ac:
+        layout["recompute"] = {"granularity": ac}
+    return layout, notes
+
+
+def _global_batch(
+    values: tt.Values,
+    config: Config | None,
+    command: tt.Command | None,
+    layout: dict[str, Any],
+    gpus: int,
+    torchtitan: tt.Version | None,
+    source: GitSource,
+    used: list[str],
+) -> tuple[int | None, str]:
+    if values.global_batch is not None:
+        return values.global_batch, ""
+    configured = config.get("training.global_batch_size") if config is not None else None
+    if isinstance(configured, int) and configured > 0:
+        used.append("training.global_batch_size")
+        return configured, ""
+    local = values.local_batch or (config.get("training.local_batch_size") if config else None)
+    if not isinstance(local, int):
+        return None, "no local batch size either"
+    rule = _rule(torchtitan, source)
+    if rule is None:
+        return None, "torchtitan's rule for it cannot be read at the report's commit"
+    path, line, text, commit = rule
+    dp = layout.get("dp")
+    if dp is None and config is not None:
+        shard = config.get("parallelism.data_parallel_shard_degree")
+        replicate = config.get("parallelism.data_parallel_replicate_degree") or 1
+        others = layout["tp"] * layout["pp"] * layout.get("cp", 1) * replicate
+        dp = (gpus // others if shard == -1 else shard) * replicate if isinstance(shard, int) else None
+    if not isinstance(dp, int):
+        return None, "the data-parallel degree is not published"
+    stated = "the command's" if command and "training.local_batch_size" in command.options else "the caption's"
+    return local * dp, (
+        f"Global batch size not printed: {stated} local batch size {local} × data-parallel degree {dp} = "
+        f"{local * dp} sequences, as torchtitan computes it at {commit[:7]} ({permalink(path, commit, line)}: "
+        f"`{text}`)."
+    )
+
+
+def _rule(torchtitan: tt.Version | None, source: GitSource) -> tuple[str, int, str, str] | None:
+    """The line of torchtitan's training script that makes the global batch local batch × DP."""
+    if torchtitan is None or torchtitan.commit is None:
+        return None
+    commit = source.resolve(torchtitan.commit)
+    if commit is None:
+        return None
+    for path in _TRAIN_SCRIPTS:
+        try:
+            text = source.show(path, commit)
+        except GitError:  # the script moved between versions: try the next place
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if _GLOBAL_BATCH_RULE.search(line):
+                return path, number, line.strip(), commit
+    return None
+
+
+def _memory(values: tt.Values, report: tt.Report) -> int | float | None:
+    """Memory(GiB) as peak memory only where the report says it is the maximum over the GPUs."""
+    said = any("maximum across all GPUs" in footnote.text for footnote in report.footnotes.values())
+    return values.memory_gib if said else None
+
+
+def _stack(report: tt.Report, file: FileAtCommit) -> dict[str, Any]:
+    stack: dict[str, Any] = {}
+    titan = report.versions.get("torchtitan")
+    torch = report.versions.get("torch")
+    if titan:
+        stack["framework"] = f"torchtitan {titan.shown} ({titan.date})"
+    if torch:
+        stack["pytorch"] = f"{torch.shown} ({torch.date})"
+    network = [statement.text for statement in report.hardware if re.search(r"NVLink|RDMA|Gb/s", statement.text)]
+    if network:
+        stack["network"] = " ".join(network)
+    if report.versions:
+        line = min(version.line for version in report.versions.values())
+        listed = ", ".join(
+            f"{version.repo} {version.commit or version.shown} ({version.date})" for version in report.versions.values()
+        )
+        stack["source"] = (
+            f"The report's Versions and Dates table ({permalink(file.path, file.commit, line)}): {listed}."
+        )
+    return stack
+
+
+def _published_command(report: tt.Report, file: FileAtCommit, source: GitSource) -> tuple[tt.Command | None, list[str]]:
+    """The report's command as first published, and notes on any later edit and on lines a shell would split."""
+    if report.command is None:
+        return None, []
+    notes = []
+    published = report.command
+    first = source.first_version(file.path)
+    if first is not None and first.commit != file.commit:
+        original = tt.parse_report(first.path, first.text).command
+        if original is not None and original.text != published.text:
+            notes.append(
+                "The launch command is the one first published with the report "
+                f"({permalink(file.path, first.commit, original.line)}, {first.date}); the report at "
+                f"{file.commit[:7]} shows it edited since ({permalink(file.path, file.commit, published.line)}), "
+                "with torchtitan's later flag names."
+            )
+            published = original
+    # Indentation is the code block's, not the command's.
+    text = textwrap.dedent(published.text).strip("\n") + "\n"
+    lines = text.splitlines()
+    for number, line in enumerate(lines[:-1], start=1):
+        if line.strip() and not line.rstrip().endswith("\\") and lines[number].lstrip().startswith("--"):
+            notes.append(
+                f"As published, line {number} of the command (`{line.strip()}`) does not end with `\\`, so a "
+                f"shell runs `{lines[number].strip()}` as a separate command."
+            )
+    return tt.parse_command(tt.Statement(text, published.line)), notes

@@ -1,0 +1,846 @@
+"""`openrecipes import`: the publishers' tables parsed, turned into recipes, and synced to recipes/.
+
+The publishers' files are never used here: tests/importer_fixtures/ holds hand-written pages in
+their formats (every column set, alternative values, n/a, qualifiers, footnotes, notes under
+tables), committed to throwaway git repositories. The recipes committed to this project are
+checked against their own stored excerpts, so no network is needed to show they are imports.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import REPO, Project
+
+from openrecipes import yamlwrite
+from openrecipes.cli import main
+from openrecipes.importers import megatron_bridge as mb
+from openrecipes.importers import megatron_bridge_recipes, sync, torchtitan_recipes
+from openrecipes.importers import torchtitan as tt
+from openrecipes.importers.gitsource import GitSource
+from openrecipes.importers.tables import number
+from openrecipes.schema import Schema
+from openrecipes.yamlsource import read_document
+
+FIXTURES = Path(__file__).parent / "importer_fixtures"
+SCHEMA_DOCUMENT = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Publisher",
+    "GIT_AUTHOR_EMAIL": "publisher@example.org",
+    "GIT_COMMITTER_NAME": "Publisher",
+    "GIT_COMMITTER_EMAIL": "publisher@example.org",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(repo: Path, *args: str, date: str = "2099-01-02T03:04:05+00:00") -> str:
+    env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+    done = subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def commit(repo: Path, files: dict[str, str], message: str, date: str) -> str:
+    for path, text in files.items():
+        target = repo / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message, date=date)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def fixture_files(folder: Path) -> dict[str, str]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+        for path in folder.rglob("*")
+        if path.is_file()
+    }
+
+
+def new_repo(tmp_path: Path, name: str) -> Path:
+    repo = tmp_path / name
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    return repo
+
+
+@pytest.fixture
+def mb_repo(tmp_path: Path) -> tuple[Path, str]:
+    repo = new_repo(tmp_path, "megatron-bridge")
+    sha = commit(repo, fixture_files(FIXTURES / "megatron-bridge"), "performance summary", "2099-02-03T10:00:00-07:00")
+    return repo, sha
+
+
+@pytest.fixture
+def tt_repo(tmp_path: Path) -> tuple[Path, str, str, str]:
+    """Commit A: the code a report ran; B: the reports, naming A; C: the Trainy command edited (flags renamed)."""
+    repo = new_repo(tmp_path, "torchtitan")
+    ran = commit(
+        repo, fixture_files(FIXTURES / "torchtitan" / "at-run"), "the code the reports ran", "2099-06-13T00:00:00Z"
+    )
+    reports = {
+        path: text.replace("{commit}", ran).replace("{short}", ran[:7])
+        for path, text in fixture_files(FIXTURES / "torchtitan").items()
+        if path.startswith("benchmarks/")
+    }
+    published = commit(repo, reports, "benchmarks", "2099-07-11T00:00:00Z")
+    trainy = "benchmarks/llama3-8b_h200_209906_trainy-whitefiber.md"
+    edited = reports[trainy].replace('--model.converters="float8"', '--model.converters="quantize.linear.float8"')
+    edited = edited.replace("--profiling.profile_freq", "--profiler.profile_freq")
+    latest = commit(repo, {trainy: edited}, "rename flags in the docs", "2099-09-30T00:00:00Z")
+    return repo, ran, published, latest
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def imported(root: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(root / "recipes").as_posix(): path.read_bytes() for path in (root / "recipes").rglob("*.yaml")
+    }
+
+
+def read(path: Path) -> dict[str, Any]:
+    document, problems = read_document(path.read_bytes(), str(path))
+    assert document is not None and not problems, problems
+    return document.data
+
+
+# --- tables and cells -------------------------------------------------------------------------
+
+
+def test_numbers_are_kept_as_printed() -> None:
+    assert number("4912") == 4912 and isinstance(number("4912"), int)
+    assert number("5,762") == 5762
+    assert number("597.3") == 597.3
+    assert number("n/a") is None and number("") is None and number("12k") is None
+
+
+def test_cells_split_alternatives_footnotes_and_qualifiers() -> None:
+    assert mb.split_cell("37556 (36108)") == ("37556", "36108", ())
+    assert mb.split_cell("FP8-CS (FP8-MX)") == ("FP8-CS", "FP8-MX", ())
+    assert mb.split_cell("661[^gpt-oss-note]") == ("661", None, ("gpt-oss-note",))
+    assert mb.split_model("DeepSeekV3 (w/o MTP)") == ("DeepSeekV3", "w/o MTP")
+    assert mb.split_model("Qwen3_30B_a3B (tokendrop)") == ("Qwen3_30B_a3B", "tokendrop")
+    assert mb.split_model("GPT OSS 120B") == ("GPT OSS 120B", None)
+
+
+def test_releases_sort_by_their_numbers() -> None:
+    assert sorted(["26.08", "25.11", "26.06.01", "26.06", "25.09"], key=mb.release_key) == [
+        "25.09",
+        "25.11",
+        "26.06",
+        "26.06.01",
+        "26.08",
+    ]
+
+
+# --- Megatron-Bridge: parsing -------------------------------------------------------------------
+
+
+def _page(name: str) -> mb.Page:
+    path = f"docs/{name}"
+    return mb.parse_page(path, (FIXTURES / "megatron-bridge" / path).read_text(encoding="utf-8"))
+
+
+def _row(page: mb.Page, release: str, line_start: str, variant: str = "primary", table: str | None = None) -> mb.Row:
+    found = [
+        row
+        for row in page.rows
+        if row.release == release
+        and row.variant == variant
+        and row.excerpt.splitlines()[-1].startswith(line_start)
+        and (table is None or row.table == table)
+    ]
+    assert len(found) == 1, [row.excerpt for row in found]
+    return found[0]
+
+
+def test_megatron_bridge_pages_by_release_workload_and_table() -> None:
+    summary, archive = _page("performance-summary.md"), _page("performance-summary-archive.md")
+    assert summary.releases == ("27.02",)
+    assert archive.releases == ("26.12", "25.11", "25.09")
+    assert [(row.workload, row.table) for row in summary.rows] == [
+        ("Pre-Training", "Model: DeepSeekV3"),
+        ("Pre-Training", "Model: DeepSeekV3"),
+        ("Pre-Training", "Model: LLAMA3_70B"),
+        ("SFT", "Model: LLAMA3_70B"),
+        ("LoRA", "Model: LLAMA3_70B"),
+    ]
+    assert summary.page_notes == ("moe-training-note",)
+    assert summary.terms["Tokens/sec/GPU"].text == "Throughput per GPU"
+    assert archive.terms["FSDP"].text == (
+        "Fully Sharded Data Parallel; FSDP > 0: use FSDP with sharding group size = #GPUs / (TP × PP); "
+        "FSDP = 0: use DDP (Distributed Data Parallel)"
+    )
+    assert [note.text[:20] for note in archive.release_notes["25.11"]] == [
+        "The numbers in norma",
+        "In MoE training benc",
+    ]
+
+
+def test_megatron_bridge_every_column_set() -> None:
+    summary, archive = _page("performance-summary.md"), _page("performance-summary-archive.md")
+    # 26.06 on: no FSDP, no GA; grouped by model.
+    row = _row(summary, "27.02", "| DGX-GB200")
+    values = row.values
+    assert (values.model, values.system, values.gpus, values.precision) == ("DeepSeekV3", "DGX-GB200", 256, "MXFP8")
+    assert (values.gbs, values.mbs, values.seq_len, values.tp, values.pp, values.cp) == (4096, 1, 4096, 1, 4, 1)
+    assert (values.vp, values.ep, values.fsdp, values.ga, values.etp) == (None, 64, None, None, None)  # VP n/a
+    assert (values.tokens, values.tflops) == (5003, 1300)
+    assert "fsdp" not in values.columns and "ga" not in values.columns
+    # 26.02 to 26.04.01: FSDP, no GA; EP n/a for a dense model.
+    values = _row(archive, "26.12", "| DGX-GB300 | 64").values
+    assert (values.fsdp, values.ep, values.vp, values.ga) == (64, None, None, None)
+    assert "fsdp" in values.columns and "ga" not in values.columns
+    # 25.11: grouped by system, Precision, FSDP and GA; a model with a qualifier and no space before the pipe.
+    values = _row(archive, "25.11", "| DeepSeekV3").values
+    assert (values.model, values.qualifier, values.system, values.ga, values.vp) == (
+        "DeepSeekV3",
+        "w/o MTP",
+        "DGX-GB200",
+        64,
+        4,
+    )
+    # 25.09: no Precision column.
+    values = _row(archive, "25.09", "| Qwen3_30B_a3B").values
+    assert (values.precision, values.qualifier, values.ga) == (None, "tokendrop", 32)
+    assert "precision" not in values.columns
+
+
+def test_megatron_bridge_alternative_values_footnotes_and_notes() -> None:
+    summary, archive = _page("performance-summary.md"), _page("performance-summary-archive.md")
+    primary = _row(archive, "25.11", "| LLAMA3_8B | 8 | FP8-CS (FP8-MX)").values
+    alternative = _row(archive, "25.11", "| LLAMA3_8B | 8 | FP8-CS (FP8-MX)", "alternative").values
+    assert (primary.precision, primary.tokens, primary.tflops) == ("FP8-CS", 31000, 1600)
+    assert (alternative.precision, alternative.tokens, alternative.tflops) == ("FP8-MX", 29500, 1520)
+    assert (alternative.gbs, alternative.mbs, alternative.ga) == (128, 2, 8)  # printed once, for both
+    assert alternative.alternative_in == {"precision", "tokens", "tflops"}
+    # 25.09: alternatives in layout cells; a measured figure without one is not the alternative's.
+    layout = _row(archive, "25.09", "| LLAMA3_70B", "alternative").values
+    assert (layout.fsdp, layout.tp, layout.pp, layout.vp, layout.ga, layout.tokens) == (0, 2, 4, 5, 16, 3546)
+    dropless = _row(archive, "25.09", "| DeepSeekV3", "alternative").values
+    assert (dropless.tokens, dropless.tflops) == (None, 330)
+    assert _row(summary, "27.02", "| DGX-GB300 | 256").values.footnotes == ("regression-note",)
+    kimi = _row(archive, "26.12", "| DGX-GB300 | 256 | MXFP8 | 4096 | 2")
+    assert kimi.notes == ("Muon optimizer was used for pre-training Kimi-K2.",)
+    assert _row(archive, "26.12", "| DGX-B200").notes == ()
+
+
+def test_megatron_bridge_an_unknown_column_is_an_error_naming_it() -> None:
+    text = (FIXTURES / "megatron-bridge/docs/performance-summary.md").read_text(encoding="utf-8")
+    changed = text.replace("| EP | Tokens", "| ETP2 | Tokens", 1)
+    with pytest.raises(mb.ParseError, match=r"docs/x.md:\d+: unknown column 'ETP2'"):
+        mb.parse_page("docs/x.md", changed)
+
+
+def test_an_excerpt_parses_to_the_row_it_quotes() -> None:
+    archive = _page("performance-summary-archive.md")
+    for row in archive.rows:
+        assert mb.parse_excerpt(row.excerpt)[row.variant] == row.values
+
+
+# --- Megatron-Bridge: recipes ---------------------------------------------------------------------
+
+
+def _mb_import(repo: Path, releases: list[str] | None = None) -> dict[str, Any]:
+    result = megatron_bridge_recipes.build(GitSource.open(repo, None), releases)
+    return {"recipes": {recipe.id: recipe.data for recipe in result.recipes}, "skipped": result.skipped}
+
+
+def test_megatron_bridge_golden_recipe(mb_repo: tuple[Path, str]) -> None:
+    repo, sha = mb_repo
+    data = _mb_import(repo)["recipes"]["deepseek-v3/gb300/mb-27.02-mxfp8-256gpu"]
+    page = f"https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/{sha}/docs/performance-summary.md"
+    scripts = f"https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/{sha}/scripts/performance"
+    assert data == {
+        "schema_version": 2,
+        "model": "DeepSeek-V3",
+        "gpu": {"type": "GB300", "count": 256, "per_node": 4, "system": "DGX-GB300"},
+        "author": {"name": "NVIDIA", "url": page},
+        "status": "published",
+        "source": {
+            "url": f"{page}#L40",
+            "where": '27.02 NeMo Container, Pre-Training Performance, table "Model: DeepSeekV3", row 1 of 2 '
+            "(DGX-GB300, 256 GPUs, MXFP8)",
+            "publisher": "NVIDIA",
+            "published": dt.date(2099, 2, 3),
+            "excerpt": "#### Model: DeepSeekV3\n"
+            "| System | #-GPUs | Precision | GBS | MBS | Sequence Length | TP | PP | CP | VP | EP | Tokens / sec / GPU "
+            "| Model TFLOP / sec / GPU |\n"
+            "|--------|--------|-----------|-----|-----|-----------------|----|----|----|----|----|------------------"
+            "-----|-------------------------|\n"
+            "| DGX-GB300 | 256 | MXFP8 | 4096 | 1 | 4096 | 1 | 2 | 1 | 8 | 32 | 7001 | 1801[^regression-note] |",
+            "importer": "megatron-bridge",
+        },
+        "stack": {
+            "framework": "Megatron-Bridge",
+            "container_image": "nvcr.io/nvidia/nemo:27.02",
+            "source": "Versions: not listed for 27.02 in docs/releases/software-versions.md; image: "
+            'scripts/performance/README.md says "For release container XX.YY use nvcr.io/nvidia/nemo:XX.YY" '
+            f"({scripts}/README.md#L3); no digest is published.",
+        },
+        "workload": {
+            "row_tokens": 4096,
+            "global_batch": 4096,
+            "precision": "mxfp8",
+            "method": {"kind": "pre-training"},
+        },
+        "layout": {"tp": 1, "pp": 2, "vpp": 8, "cp": 1, "ep": 32, "rows_per_microbatch": 1},
+        "moe": {"routing": "force-balanced", "token_dropping": "dropless"},
+        "result": {
+            "tokens_per_s_per_gpu": 7001,
+            "throughput_note": '"Tokens/sec/GPU: Throughput per GPU", as the page defines it; how and over which '
+            "steps it was measured is not stated.",
+            "publisher_figures": [
+                {
+                    "name": "Model TFLOP/sec/GPU",
+                    "value": 1801,
+                    "unit": "TFLOP/s per GPU",
+                    "convention": "megatron",
+                    "note": "Footnote: A known regression, to be fixed in the next container.",
+                }
+            ],
+        },
+        "notes": '- Footnote to this row: "A known regression, to be fixed in the next container."\n'
+        '- The page, of its MoE benchmarks: "In MoE training benchmarks, we force-balance the token distribution '
+        'among experts and all benchmarks are token-dropless."\n'
+        f"- GPUs per node: 4, the performance scripts' value for `gb300` GPUs (scripts/performance/argument_parser.py, "
+        f"{scripts}/argument_parser.py#L8); the table does not state it.\n"
+        "- Not published: the launch command for this row, the data, the measurement window. The page says its "
+        'results "were obtained using performance recipes" in `scripts/performance` (linked on `main`, not at a '
+        "commit).\n",
+    }
+
+
+def test_megatron_bridge_golden_layouts_precisions_and_workloads(mb_repo: tuple[Path, str]) -> None:
+    recipes = _mb_import(mb_repo[0])["recipes"]
+    # 25.11 alternative: its own precision and figures, the row's layout, and the footnote that explains it.
+    alternative = recipes["llama-3-8b/gb200/mb-25.11-mxfp8-8gpu"]
+    assert alternative["source"]["where"].endswith("(LLAMA3_8B, 8 GPUs, FP8-MX), the values in parentheses")
+    assert alternative["workload"] == {
+        "row_tokens": 8192,
+        "global_batch": 128,
+        "precision": "mxfp8",
+        "method": {"kind": "pre-training"},
+    }
+    assert alternative["layout"] == {
+        "tp": 1,
+        "pp": 1,
+        "cp": 1,
+        "ep": 1,
+        "sharding": {"kind": "ddp"},
+        "gradient_accumulation": 8,
+        "rows_per_microbatch": 2,
+    }
+    assert alternative["result"]["tokens_per_s_per_gpu"] == 29500
+    assert alternative["result"]["publisher_figures"][0]["value"] == 1520
+    assert "run in parentheses of its row" in alternative["notes"]
+    primary = recipes["llama-3-8b/gb200/mb-25.11-fp8cs-8gpu"]
+    assert (primary["workload"]["precision"], primary["workload"]["fp8_scaling"]) == ("fp8", "tensorwise")
+    assert primary["stack"]["container_image"] == "nvcr.io/nvidia/nemo:25.11"
+    # FSDP by the page's own definition: the group is the whole data-parallel group here.
+    assert recipes["llama-3-8b/h100/mb-25.11-fp8cs-8gpu"]["layout"]["sharding"] == {"kind": "fsdp"}
+    # Published GA that disagrees with GBS / (MBS x DP) is kept, and said so.
+    oss = recipes["gpt-oss-120b/gb200/mb-25.11-bf16-64gpu"]
+    assert oss["layout"]["gradient_accumulation"] == 2
+    assert "512 / (4 × 64 / 4) = 8" in oss["notes"]
+    # 26.x FP8: scaling not stated, so left out, and said so.
+    h100 = recipes["llama-3-70b/h100/mb-27.02-fp8-64gpu"]
+    assert "fp8_scaling" not in h100["workload"] and "scaling recipe of this release is not stated" in h100["notes"]
+    assert "moe" not in h100 and "ep" not in h100["layout"]
+    # Software versions where the release has them; none for a patch release's image.
+    kimi = recipes["kimi-k2/gb300/mb-26.12-mxfp8-256gpu"]
+    assert {
+        key: kimi["stack"][key] for key in ("framework", "megatron_lm", "transformer_engine", "pytorch", "cuda")
+    } == {
+        "framework": "Megatron-Bridge 0.7.0",
+        "megatron_lm": "Megatron Core 0.19.0",
+        "transformer_engine": "2.18",
+        "pytorch": "2.13.0a0+test",
+        "cuda": "13.3",
+    }
+    assert "cuDNN 9.22.0, built on NVIDIA Optimized Frameworks PyTorch 26.10" in kimi["stack"]["source"]
+    assert 'Printed under the table: "Muon optimizer was used for pre-training Kimi-K2."' in kimi["notes"]
+    # SFT and LoRA.
+    assert recipes["llama-3-70b/gb300/mb-27.02-sft-fp8-32gpu"]["workload"]["method"] == {"kind": "full-fine-tune"}
+    lora = recipes["llama-3-70b/gb300/mb-27.02-lora-mxfp8-8gpu"]
+    assert lora["workload"]["method"] == {"kind": "lora"}
+    assert "the LoRA rank and which modules carry adapters" in lora["notes"]
+    assert "run" not in lora  # Megatron-Bridge documents no per-row command
+
+
+def test_megatron_bridge_rows_that_make_no_recipe_say_why(mb_repo: tuple[Path, str]) -> None:
+    skipped = _mb_import(mb_repo[0])["skipped"]
+    assert len(skipped) == 5  # 25.09: three rows, two with alternatives
+    assert all(item.where.startswith("docs/performance-summary-archive.md:") for item in skipped)
+    reasons = sorted({item.reason for item in skipped})
+    assert reasons == ["the 25.09 tables have no Precision column: the precision is not published"]
+
+
+def test_megatron_bridge_moe_routing_and_token_dropping_by_release() -> None:
+    archive = _page("performance-summary-archive.md")
+    force_balanced = _row(archive, "26.12", "| DGX-B200")
+    assert megatron_bridge_recipes._moe(force_balanced, archive) == {
+        "routing": "force-balanced",
+        "token_dropping": "dropless",
+    }
+    # 25.09: only its dropless benchmarks are force-balanced; a token-drop row's routing is not stated.
+    assert megatron_bridge_recipes._moe(_row(archive, "25.09", "| Qwen3_30B_a3B"), archive) == {
+        "token_dropping": "capacity"
+    }
+    dropless = _row(archive, "25.09", "| DeepSeekV3")
+    assert megatron_bridge_recipes._moe(dropless, archive) == {
+        "routing": "force-balanced",
+        "token_dropping": "dropless",
+    }
+
+
+def test_a_later_release_supersedes_the_same_configuration(mb_repo: tuple[Path, str]) -> None:
+    recipes = _mb_import(mb_repo[0])["recipes"]
+    status = {recipe_id: data["status"] for recipe_id, data in recipes.items()}
+    older = recipes["deepseek-v3/gb300/mb-26.12-mxfp8-256gpu"]
+    assert older["status"] == "deprecated"
+    assert older["deprecation"] == {
+        "reason": "superseded by the 27.02 figures",
+        "superseded_by": "deepseek-v3/gb300/mb-27.02-mxfp8-256gpu",
+    }
+    assert recipes["llama-3-70b/h100/mb-26.12-fp8-64gpu"]["deprecation"]["superseded_by"] == (
+        "llama-3-70b/h100/mb-27.02-fp8-64gpu"
+    )
+    # Not the same configuration: another precision label (FP8-CS against FP8), another qualifier
+    # (DeepSeekV3 (w/o MTP) against DeepSeekV3), another system, another GPU count or batch.
+    assert status["llama-3-70b/h100/mb-25.11-fp8cs-64gpu"] == "published"
+    assert status["deepseek-v3/gb200/mb-25.11-mxfp8-256gpu-wo-mtp"] == "published"
+    assert status["deepseek-v3/b200/mb-26.12-mxfp8-256gpu"] == "published"
+    assert sum(value == "deprecated" for value in status.values()) == 2
+
+
+def test_only_chosen_releases_are_imported(mb_repo: tuple[Path, str]) -> None:
+    recipes = _mb_import(mb_repo[0], ["26.12"])["recipes"]
+    assert {recipe_id.rsplit("/", 1)[1].split("-")[1] for recipe_id in recipes} == {"26.12"}
+    assert all(data["status"] == "published" for data in recipes.values())  # 27.02 is not imported
+    with pytest.raises(ValueError, match=r"release 26\.01 is not in the performance summary"):
+        _mb_import(mb_repo[0], ["26.01"])
+
+
+def test_every_imported_recipe_is_valid(mb_repo: tuple[Path, str], tt_repo: tuple[Path, str, str, str]) -> None:
+    schema = Schema.load(REPO / "schema/recipe.schema.yaml")
+    for result in (
+        megatron_bridge_recipes.build(GitSource.open(mb_repo[0], None)),
+        torchtitan_recipes.build(GitSource.open(tt_repo[0], None)),
+    ):
+        for recipe in result.recipes:
+            assert (
+                sync._problems(recipe.id, sync.render(recipe.id, recipe.data, result.importer, SCHEMA_DOCUMENT), schema)
+                == []
+            )
+
+
+# --- torchtitan --------------------------------------------------------------------------------
+
+
+def _report(name: str) -> tt.Report:
+    path = f"benchmarks/{name}"
+    return tt.parse_report(path, (FIXTURES / "torchtitan" / path).read_text(encoding="utf-8"))
+
+
+def test_torchtitan_reports_captions_and_rows() -> None:
+    report = _report("llama3_h100_209912_torchtitan.md")
+    assert (report.author, report.gpu, report.gpu_memory_gb, report.per_node, report.system) == (
+        "torchtitan team",
+        "H100",
+        96,
+        8,
+        "Grand Teton",
+    )
+    assert report.models == ("Llama 3.1 8B", "Llama 3.1 405B")
+    assert report.metric is not None and "(TPS/GPU) are read at the 90th iteration" in report.metric.text
+    first, second = (row.values for row in report.rows if row.caption.startswith("**Table 2**"))
+    assert (first.model, first.gpus, first.local_batch, first.global_batch) == ("Llama 3.1 8B", 8, 1, None)
+    assert (first.seq_len, first.tokens_per_gpu, first.memory_gib, first.fsdp, first.cp) == (32768, 3900, 83.0, 8, 1)
+    assert (second.fsdp, second.cp, second.float8, second.activation_checkpointing) == (4, 2, True, "full")
+    table1 = [row.values for row in report.rows if row.caption.startswith("**Table 1**")]
+    assert [(values.precision, values.global_batch, values.seq_len) for values in table1] == [
+        (None, 16, None),
+        ("fp8", 16, None),
+    ]
+    big = next(row.values for row in report.rows if row.caption.startswith("**Table 6**"))
+    assert (big.tp, big.pp, big.fsdp, big.schedule, big.gpus) == (8, 8, 8, "1F1B", 512)
+    asynctp = _report("asyncTP_llama3_h100_2099-06_torchtitan.md").rows
+    assert [row.values.precision for row in asynctp] == ["bf16", "fp8"]
+    assert asynctp[1].values.fp8_scaling == "rowwise"
+    assert asynctp[0].values.not_per_gpu == ("Vanilla TP tokens/sec", "Async TP tokens/sec")
+    assert asynctp[0].values.tokens_per_gpu is None
+    trainy = _report("llama3-8b_h200_209906_trainy-whitefiber.md")
+    assert [row.values.label for row in trainy.rows] == ["NUM_NODES 4", "NUM_NODES 8"]
+    assert trainy.command is not None and trainy.command.text.splitlines()[0] == "  torchrun \\"
+    assert tt.parse_command(trainy.command).options["training.local_batch_size"] == "2"
+
+
+def test_torchtitan_excerpts_parse_to_their_rows() -> None:
+    for name in ("llama3_h100_209912_torchtitan.md", "llama3-8b_h200_209906_trainy-whitefiber.md"):
+        report = _report(name)
+        for row in report.rows:
+            assert tt.parse_excerpt(row.excerpt, report.models) == row.values
+
+
+def test_torchtitan_recipes_and_skipped_rows(tt_repo: tuple[Path, str, str, str]) -> None:
+    repo, ran, published, latest = tt_repo
+    result = torchtitan_recipes.build(GitSource.open(repo, None))
+    recipes = {recipe.id: recipe.data for recipe in result.recipes}
+    assert sorted(recipes) == [
+        "llama-3.1-405b/h100-96gb/tt-209912-torchtitan-fp8-512gpu-fsdp8-cp1",
+        "llama-3.1-8b/h100-96gb/tt-209912-torchtitan-fp8-8gpu-fsdp4-cp2",
+        "llama-3.1-8b/h100-96gb/tt-209912-torchtitan-fp8-8gpu-fsdp8-cp1",
+        "llama-3.1-8b/h200/tt-209906-trainy-whitefiber-fp8-32gpu",
+        "llama-3.1-8b/h200/tt-209906-trainy-whitefiber-fp8-64gpu",
+    ]
+    reasons = sorted(item.reason for item in result.skipped)
+    assert (
+        reasons
+        == [
+            "no throughput per GPU: the throughput columns ('Vanilla TP tokens/sec', 'Async TP tokens/sec') do not "
+            "say per GPU",
+        ]
+        * 2
+        + ["the sequence length is not published (not in the table, and the report names no config)"] * 2
+    )
+
+    table2 = recipes["llama-3.1-8b/h100-96gb/tt-209912-torchtitan-fp8-8gpu-fsdp4-cp2"]
+    report = f"https://github.com/pytorch/torchtitan/blob/{published}/benchmarks/llama3_h100_209912_torchtitan.md"
+    assert table2["gpu"] == {"type": "H100-96GB", "memory_gb": 96, "count": 8, "per_node": 8, "system": "Grand Teton"}
+    assert table2["source"]["url"] == f"{report}#L30"
+    assert (
+        table2["source"]["where"] == "benchmarks/llama3_h100_209912_torchtitan.md, Table 2, row 2 of 2 (FSDP 4, CP 2)"
+    )
+    assert table2["workload"] == {"row_tokens": 65536, "global_batch": 4, "precision": "fp8"}
+    assert table2["layout"] == {
+        "tp": 1,
+        "pp": 1,
+        "cp": 2,
+        "dp": 4,
+        "sharding": {"kind": "fsdp"},
+        "rows_per_microbatch": 1,
+        "recompute": {"granularity": "full"},
+    }
+    assert table2["result"] == {
+        "tokens_per_s_per_gpu": 2500,
+        "throughput_note": "We note that memory readings are stable[^1], whereas throughput numbers (TPS/GPU) are "
+        "read at the 90th iteration.",
+        "memory_gib": 84.0,
+    }
+    assert "8 GPUs = FSDP 4 × CP 2, so both are 1" in table2["notes"]
+    assert (
+        f"local batch size 1 × data-parallel degree 4 = 4 sequences, as torchtitan computes it at {ran[:7]} "
+        f"(https://github.com/pytorch/torchtitan/blob/{ran}/train.py#L6" in table2["notes"]
+    )
+    assert "run" not in table2
+    big = recipes["llama-3.1-405b/h100-96gb/tt-209912-torchtitan-fp8-512gpu-fsdp8-cp1"]
+    assert big["layout"]["pipeline_schedule"] == "1f1b" and "rows_per_microbatch" not in big["layout"]
+    assert big["workload"]["global_batch"] == 64
+
+    trainy = recipes["llama-3.1-8b/h200/tt-209906-trainy-whitefiber-fp8-32gpu"]
+    assert trainy["gpu"] == {"type": "H200", "count": 32, "per_node": 8}
+    assert trainy["workload"] == {"row_tokens": 8192, "global_batch": 64, "precision": "fp8"}
+    assert trainy["layout"] == {
+        "tp": 1,
+        "pp": 1,
+        "cp": 1,
+        "sharding": {"kind": "fsdp"},
+        "rows_per_microbatch": 2,
+        "recompute": {"granularity": "selective"},
+    }
+    assert trainy["env"] == {"NUM_NODES": "4"}
+    # The command as first published, dedented; the edit and the missing backslash are noted.
+    assert trainy["run"].startswith("torchrun \\\n  --nnodes $NUM_NODES  \\\n")
+    assert '--model.converters="float8"' in trainy["run"] and "--profiling.profile_freq" in trainy["run"]
+    assert f"https://github.com/pytorch/torchtitan/blob/{published}/benchmarks/" in trainy["notes"]
+    assert f"the report at {latest[:7]} shows it edited since" in trainy["notes"]
+    assert "so a shell runs `--training.steps 2000` as a separate command" in trainy["notes"]
+    assert "`seq_len = 8192`" in trainy["notes"] and '`mode = "selective"`' in trainy["notes"]
+    assert (
+        "The Memory(GiB) figure (48.0 GiB) is not recorded as peak memory" in trainy["notes"]
+        and "memory_gib" not in trainy["result"]
+    )
+    assert (
+        trainy["result"]["throughput_note"] == "`TPS` and `Memory(GiB)` are arbitrarily sampled at the 100th iteration"
+    )
+
+
+# --- the command: writing, checking, never overwriting --------------------------------------------
+
+
+def _import_args(repo: Path, importer: str, *extra: str) -> list[str]:
+    return ["import", importer, "--repo", str(repo), *extra]
+
+
+def test_import_writes_then_check_passes_and_a_second_import_changes_nothing(
+    capsys: pytest.CaptureFixture[str], project: Project, mb_repo: tuple[Path, str]
+) -> None:
+    repo, _ = mb_repo
+    code, out, err = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge"))
+    assert code == 0, err
+    written = imported(project.root)
+    assert len(written) == 16
+    assert out.count("added recipes/") == 16
+    assert "16 added, 0 changed, 0 removed, 0 unchanged, 5 rows skipped" in err
+    assert "skipped docs/performance-summary-archive.md:" in err
+    code, out, err = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge", "--check"))
+    assert (code, out) == (0, "")
+    assert "up to date" in err
+    code, _, _ = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge"))
+    assert code == 0 and imported(project.root) == written  # deterministic: the same bytes
+
+
+def test_files_are_written_in_schema_order_with_quoted_versions(
+    capsys: pytest.CaptureFixture[str], project: Project, mb_repo: tuple[Path, str]
+) -> None:
+    run(capsys, "--root", project.root, *_import_args(mb_repo[0], "megatron-bridge"))
+    text = (project.root / "recipes/kimi-k2/gb300/mb-26.12-mxfp8-256gpu.yaml").read_text(encoding="utf-8")
+    keys = [line.split(":")[0] for line in text.splitlines() if re.match(r"^[a-z_]+:", line)]
+    assert keys == [
+        "schema_version",
+        "model",
+        "gpu",
+        "author",
+        "status",
+        "source",
+        "stack",
+        "workload",
+        "layout",
+        "moe",
+        "result",
+        "notes",
+    ]
+    assert "  transformer_engine: '2.18'\n" in text and "  framework: 'Megatron-Bridge 0.7.0'\n" in text
+    assert "  excerpt: |-\n    #### Model: Kimi_K2\n" in text  # multi-line text as a block
+    assert "notes: |\n  - " in text
+
+
+def test_check_exits_1_on_a_changed_row_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], project: Project, mb_repo: tuple[Path, str]
+) -> None:
+    repo, _ = mb_repo
+    run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge"))
+    before = imported(project.root)
+    page = repo / "docs/performance-summary.md"
+    changed = page.read_text(encoding="utf-8").replace("| 5003 | 1300 |", "| 5019 | 1304 |")
+    newer = commit(repo, {"docs/performance-summary.md": changed}, "revise a row", "2099-02-10T00:00:00Z")
+    code, out, err = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge", "--check"))
+    assert code == 1
+    # Every recipe of the changed page cites its new commit; the archive's recipes are unchanged.
+    assert out.splitlines() == [
+        "would change recipes/deepseek-v3/gb200/mb-27.02-mxfp8-256gpu.yaml",
+        "would change recipes/deepseek-v3/gb300/mb-27.02-mxfp8-256gpu.yaml",
+        "would change recipes/llama-3-70b/gb300/mb-27.02-lora-mxfp8-8gpu.yaml",
+        "would change recipes/llama-3-70b/gb300/mb-27.02-sft-fp8-32gpu.yaml",
+        "would change recipes/llama-3-70b/h100/mb-27.02-fp8-64gpu.yaml",
+    ]
+    assert "the recipes differ from the import" in err and newer[:12] in err
+    assert imported(project.root) == before
+    code, _, _ = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge"))
+    assert code == 0
+    assert (
+        read(project.root / "recipes/deepseek-v3/gb200/mb-27.02-mxfp8-256gpu.yaml")["result"]["tokens_per_s_per_gpu"]
+        == 5019
+    )
+
+
+def test_a_hand_written_recipe_is_never_overwritten_or_removed(
+    capsys: pytest.CaptureFixture[str], project: Project, mb_repo: tuple[Path, str]
+) -> None:
+    repo, _ = mb_repo
+    mine = project.add("deepseek-v3/gb300/mb-27.02-mxfp8-256gpu", "schema_version: 2\nmodel: mine\n")
+    other = project.add("deepseek-v3/gb300/mb-26.12-by-hand", "schema_version: 2\nmodel: mine too\n")
+    code, out, err = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge"))
+    assert code == 0
+    assert "kept recipes/deepseek-v3/gb300/mb-27.02-mxfp8-256gpu.yaml" in err
+    assert "deepseek-v3/gb300/mb-27.02-mxfp8-256gpu.yaml" not in out
+    assert mine.read_text(encoding="utf-8") == "schema_version: 2\nmodel: mine\n"
+    assert other.read_text(encoding="utf-8") == "schema_version: 2\nmodel: mine too\n"  # in 26.12's scope, not its own
+
+
+def test_an_imported_recipe_the_publisher_no_longer_prints_is_removed_within_the_releases_imported(
+    capsys: pytest.CaptureFixture[str], project: Project, mb_repo: tuple[Path, str]
+) -> None:
+    repo, _ = mb_repo
+    run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge"))
+    archive = repo / "docs/performance-summary-archive.md"
+    text = archive.read_text(encoding="utf-8")
+    without = "\n".join(line for line in text.splitlines() if not line.startswith("| DGX-B200 | 256 | MXFP8")) + "\n"
+    commit(repo, {"docs/performance-summary-archive.md": without}, "drop a row", "2099-03-01T00:00:00Z")
+    code, out, _ = run(
+        capsys, "--root", project.root, *_import_args(repo, "megatron-bridge", "--release", "27.02", "--check")
+    )
+    assert code == 0 and "would remove" not in out  # 26.12 is not imported: its files are left alone
+    code, out, _ = run(capsys, "--root", project.root, *_import_args(repo, "megatron-bridge", "--release", "26.12"))
+    assert code == 0
+    assert "removed recipes/deepseek-v3/b200/mb-26.12-mxfp8-256gpu.yaml" in out.splitlines()
+    assert not (project.root / "recipes/deepseek-v3/b200").exists()
+
+
+def test_torchtitan_import_from_the_command(
+    capsys: pytest.CaptureFixture[str], project: Project, tt_repo: tuple[Path, str, str, str]
+) -> None:
+    repo, _, published, _ = tt_repo
+    code, out, err = run(capsys, "--root", project.root, *_import_args(repo, "torchtitan", "--commit", published))
+    assert code == 0, err
+    assert out.count("added recipes/") == 5
+    assert "4 rows skipped" in err
+    code, _, _ = run(
+        capsys, "--root", project.root, *_import_args(repo, "torchtitan", "--commit", published, "--check")
+    )
+    assert code == 0
+    # The next commit edits the Trainy report: its recipes now cite that commit.
+    code, out, _ = run(capsys, "--root", project.root, *_import_args(repo, "torchtitan", "--check"))
+    assert code == 1
+    assert sorted(out.splitlines()) == [
+        "would change recipes/llama-3.1-8b/h200/tt-209906-trainy-whitefiber-fp8-32gpu.yaml",
+        "would change recipes/llama-3.1-8b/h200/tt-209906-trainy-whitefiber-fp8-64gpu.yaml",
+    ]
+
+
+def test_import_usage_errors(capsys: pytest.CaptureFixture[str], project: Project, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "--root", project.root, *_import_args(tmp_path / "nowhere", "torchtitan"))
+    assert code == 2 and "no such folder" in err
+    code, _, err = run(capsys, "--root", project.root, "import", "somewhere-else", "--repo", tmp_path)
+    assert code == 2 and "invalid choice" in err
+
+
+# --- the YAML writer ------------------------------------------------------------------------------
+
+
+def test_yaml_writer_orders_keys_by_the_schema_and_quotes_versions() -> None:
+    data = {
+        "notes": "a\nb\n",
+        "stack": {"source": "x", "cuda": "13.2.1.009", "framework": "Megatron-Bridge 0.5.0"},
+        "model": "M",
+        "env": {"B": "2", "A": "1"},
+        "schema_version": 2,
+    }
+    text = yamlwrite.dump(yamlwrite.in_schema_order(data, SCHEMA_DOCUMENT))
+    assert text == (
+        "schema_version: 2\n"
+        "model: M\n"
+        "stack:\n"
+        "  framework: 'Megatron-Bridge 0.5.0'\n"
+        "  cuda: '13.2.1.009'\n"
+        "  source: x\n"
+        "env:\n"
+        "  B: '2'\n"
+        "  A: '1'\n"
+        "notes: |\n"
+        "  a\n"
+        "  b\n"
+    )
+
+
+# --- the committed recipes ----------------------------------------------------------------------
+
+
+def _committed() -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    for path in sorted((REPO / "recipes").rglob("*.yaml")):
+        found.append((path.relative_to(REPO / "recipes").as_posix(), read(path)))
+    return found
+
+
+IMPORTED = [(name, data) for name, data in _committed() if data.get("source", {}).get("importer")]
+
+
+def test_the_catalogue_holds_the_imported_recipes() -> None:
+    importers = [data["source"]["importer"] for _, data in IMPORTED]
+    assert importers.count("megatron-bridge") >= 30 and importers.count("torchtitan") >= 1
+
+
+@pytest.mark.parametrize(("name", "data"), IMPORTED, ids=[name for name, _ in IMPORTED])
+def test_a_committed_import_is_its_excerpt(name: str, data: dict[str, Any]) -> None:
+    """Each published value of the recipe, read again from the excerpt the recipe quotes."""
+    excerpt = data["source"]["excerpt"]
+    workload, layout, result = data["workload"], data["layout"], data["result"]
+    if data["source"]["importer"] == "megatron-bridge":
+        variant = "alternative" if "the values in parentheses" in data["source"]["where"] else "primary"
+        values = mb.parse_excerpt(excerpt, name)[variant]
+        precision, scaling, _ = megatron_bridge_recipes.PRECISIONS[values.precision]
+        assert (workload["precision"], workload.get("fp8_scaling")) == (precision, scaling)
+        assert (workload["row_tokens"], workload["global_batch"]) == (values.seq_len, values.gbs)
+        assert (layout["tp"], layout["pp"], layout["cp"], layout["rows_per_microbatch"]) == (
+            values.tp,
+            values.pp,
+            values.cp,
+            values.mbs,
+        )
+        assert (layout.get("vpp"), layout.get("ep"), layout.get("gradient_accumulation")) == (
+            values.vp,
+            values.ep,
+            values.ga,
+        )
+        assert data["gpu"]["count"] == values.gpus
+        assert data["gpu"]["system"] == values.system
+        assert data["model"] == megatron_bridge_recipes.MODELS[values.model][0]
+        assert result["tokens_per_s_per_gpu"] == values.tokens
+        assert [figure["value"] for figure in result["publisher_figures"]] == [values.tflops]
+    else:
+        values = tt.parse_excerpt(excerpt, (data["model"],))
+        assert result["tokens_per_s_per_gpu"] == values.tokens_per_gpu
+        if values.seq_len is not None:
+            assert workload["row_tokens"] == values.seq_len
+        if values.global_batch is not None:
+            assert workload["global_batch"] == values.global_batch
+        for key, value in (("tp", values.tp), ("pp", values.pp), ("cp", values.cp), ("dp", values.fsdp)):
+            if value is not None:
+                assert layout[key] == value
+        if values.gpus is not None:
+            assert data["gpu"]["count"] == values.gpus
+        if values.precision is not None:
+            assert workload["precision"] == values.precision
+        if "memory_gib" in result:
+            assert result["memory_gib"] == values.memory_gib
+
+
+@pytest.mark.parametrize(("name", "data"), IMPORTED, ids=[name for name, _ in IMPORTED])
+def test_a_committed_import_is_valid(name: str, data: dict[str, Any]) -> None:
+    schema = Schema.load(REPO / "schema/recipe.schema.yaml")
+    document, problems = read_document((REPO / "recipes" / name).read_bytes(), name)
+    assert document is not None and not problems
+    assert schema.problems(document.data, document.source_map, name) == []
+    if data["status"] == "deprecated":
+        assert (REPO / "recipes" / f"{data['deprecation']['superseded_by']}.yaml").is_file()
+
+
+_PINNED = (
+    re.compile(r"^https://github\.com/[^/]+/[^/]+/blob/[0-9a-f]{40}/[^#\s]+(#L\d+(-L\d+)?)?$"),
+    re.compile(r"^https://arxiv\.org/abs/\d{4}\.\d{4,5}v\d+$"),
+    re.compile(r"^https://doi\.org/10\.\d{4,9}/\S+$"),
+    re.compile(r"^https://web\.archive\.org/web/\d{14}/\S+$"),
+)
+
+
+@pytest.mark.parametrize(("name", "data"), _committed(), ids=[name for name, _ in _committed()])
+def test_every_published_recipe_cites_a_source_that_cannot_change(name: str, data: dict[str, Any]) -> None:
+    if data.get("status") != "published":
+        return
+    url = data["source"]["url"]
+    assert any(pattern.match(url) for pattern in _PINNED), f"{name}: {url} is not pinned to a commit or version"
+
+
+def test_the_pinned_source_check_refuses_moving_addresses() -> None:
+    for moving in (
+        "https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/main/docs/performance-summary.md",
+        "https://github.com/o/r/blob/4ab94df/docs/x.md",
+        "https://arxiv.org/abs/2401.04088",
+        "https://example.org/results",
+    ):
+        assert not any(pattern.match(moving) for pattern in _PINNED), moving
