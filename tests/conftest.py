@@ -161,8 +161,9 @@ def code_blocks(html: str) -> list[str]:
     return parse(html, capture_when=lambda tag, attrs: tag == "pre").captured
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildResult]:
+    """The project's own catalogue (the seed and every committed recipe), built once and only read."""
     root = copy_project(tmp_path_factory.mktemp("seed") / "project", with_recipes=True)
     result = build_site(root, root.parent / "site")
     assert result.ok, result.log

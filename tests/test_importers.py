@@ -309,6 +309,7 @@ def test_megatron_bridge_golden_recipe(mb_repo: tuple[Path, str]) -> None:
                     "value": 1801,
                     "unit": "TFLOP/s per GPU",
                     "convention": "megatron",
+                    "release": "27.02",
                     "note": "Footnote: A known regression, to be fixed in the next container.",
                 }
             ],

@@ -9,6 +9,7 @@ statement on the Methodology page; a rule whose inputs a recipe does not publish
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable, Collection, Iterator
@@ -53,6 +54,15 @@ class Check:
     passed: bool
     hint: str = ""
     """What to look at when it fails (added to the error message)."""
+    explained: str | None = None
+    """For a published recipe, why the figures as published fail it (`disagreements`)."""
+
+    @property
+    def outcome(self) -> str:
+        """`pass`, `fail`, or `disagrees` (fails, and the recipe says why the publisher's figures do)."""
+        if self.passed:
+            return "pass"
+        return "disagrees" if self.explained else "fail"
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +206,11 @@ def analyse(
     model = _resolve_model(f, reference, problem)
     derived = _derive(f, gpu, instance, model, reference)
     context = Context(f, derived, today, recipe_ids, refused)
-    checks = [check for each in RULES for check in each.run(context)]
+    checks = _explain(
+        [check for each in RULES for check in each.run(context)], f, problem, refused=bool(context.refused)
+    )
     for check in checks:
-        if not check.passed:
+        if not check.passed and not check.explained:
             hint = f" {check.hint}" if check.hint else ""
             problem(
                 check.field,
@@ -206,6 +218,40 @@ def analyse(
                 f"({check.formula}); tolerance {check.tolerance}.{hint}",
             )
     return _with_checks(derived, tuple(checks)), problems
+
+
+_MAY_DISAGREE = ("published", "deprecated")
+
+
+def _explain(
+    checks: list[Check], f: RecipeFields, problem: Callable[[FieldPath, str], None], refused: bool
+) -> list[Check]:
+    """Checks with the recipe's `disagreements` attached; an explanation that explains nothing, or in a
+    recipe whose figures are its own, is a problem."""
+    disagreements = _get(f, "disagreements") or ()
+    if disagreements and _get(f, "status") not in _MAY_DISAGREE:
+        problem(
+            ("disagreements",),
+            "only a published (or deprecated) recipe may explain failing checks: a recipe of your own fixes its "
+            "figures instead",
+        )
+        return checks
+    explained = list(checks)
+    for index, disagreement in enumerate(disagreements):
+        failing = [i for i, check in enumerate(explained) if check.name == disagreement.check and not check.passed]
+        if failing:
+            for i in failing:
+                explained[i] = dataclasses.replace(explained[i], explained=disagreement.note)
+        elif not refused:  # with values refused by the schema, the check may not have been made
+            names = sorted({check.name for check in checks if not check.passed})
+            problem(
+                ("disagreements", index, "check"),
+                f"explains the {disagreement.check!r} check, which "
+                + ("passes" if any(c.name == disagreement.check for c in checks) else "is not made for this recipe")
+                + "; remove it"
+                + (f" (failing: {', '.join(names)})" if names else ""),
+            )
+    return explained
 
 
 def _with_checks(derived: Derived, checks: tuple[Check, ...]) -> Derived:
@@ -871,7 +917,8 @@ def _pinned_source(ctx: Context) -> Iterator[Check]:
     "Publisher's figures",
     "A figure the publisher states in their own convention (Megatron's model TFLOP/s, which counts attention) "
     "agrees with ours in that convention to the precision the publisher prints (0.5%; 2.5% for releases that "
-    "round their throughput; 1% when no release is named), or the recipe explains the difference.",
+    "round their throughput; 1% when no release is named); a published recipe may explain a difference in "
+    "`disagreements`.",
 )
 def _publisher(ctx: Context) -> Iterator[Check]:
     for index, figure in enumerate(ctx.publisher_figures):
@@ -884,10 +931,11 @@ def _publisher(ctx: Context) -> Iterator[Check]:
             field=("result", "publisher_figures", index, "value"),
             stated=f"{figure.name} {fmt.as_written(figure.stated)}",
             recomputed=f"{fmt.number(figure.recomputed, 1)} ({sign}{fmt.percent(abs(difference), 2)})",
-            tolerance=f"±{fmt.percent(figure.tolerance, 1)}, or a note that explains",
+            tolerance=f"±{fmt.percent(figure.tolerance, 1)}",
             formula=f"{figure.convention} model FLOPs per token × tokens/s per GPU (flops.py)",
-            passed=abs(difference) <= figure.tolerance + _EPSILON or figure.note is not None,
-            hint="Say in the figure's note what the publisher counts differently (rounding, a layer type).",
+            passed=abs(difference) <= figure.tolerance + _EPSILON,
+            hint="If the publisher counts differently (a formula of their own for this method), say why in "
+            "`disagreements`.",
         )
 
 

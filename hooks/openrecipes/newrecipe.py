@@ -84,8 +84,10 @@ def create(root: Path, request: NewRecipe) -> tuple[Path, list[str]]:
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     reference, _ = load_reference(root)  # broken reference data: no spelling help, validate reports it
     values, notes = given_values(request, reference)
-    # A deprecation is written when a recipe is retired, never in a new one.
-    data = skeleton(schema.document, values, core_only=request.status == "published", leave_out=[("deprecation",)])
+    # Written later, never in a new recipe: a deprecation when it is retired, disagreements when an
+    # import finds the publisher's figures disagree.
+    leave_out = [("deprecation",), ("disagreements",)]
+    data = skeleton(schema.document, values, core_only=request.status == "published", leave_out=leave_out)
     _check_given(schema, data, values)
     model_folder, gpu_folder = slug(values[("model",)]), slug(values[("gpu", "type")])
     relative = f"{RECIPES_DIR}/{model_folder}/{gpu_folder}/{name}{RECIPE_SUFFIX}"

@@ -73,7 +73,12 @@ def recipe_text(entry: Entry) -> str:
         lines += ["", title, *(_pairs(rows) if rows else [f"  {facts.NOT_PUBLISHED}"])]
     lines += ["", "Checks"]
     check_rows = [
-        ("pass" if check.passed else "FAIL", check.name, f"stated {check.stated}", f"recomputed {check.recomputed}")
+        (
+            check.outcome if check.passed or check.explained else "FAIL",
+            check.name,
+            f"stated {check.stated}",
+            f"recomputed {check.recomputed}",
+        )
         for check in derived.checks
     ]
     if check_rows:
