@@ -16,9 +16,10 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from openrecipes.fragments import restore
+from openrecipes.outputs import GENERATED_NAV_PAGES
 from openrecipes.pagerender import Renderer, renderer
 from openrecipes.render import TEMPLATES_DIR, RenderedPage
-from openrecipes.site import GENERATED_NAV_PAGES, plan_site
+from openrecipes.site import plan_site
 
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
 log = logging.getLogger("mkdocs.plugins.openrecipes")

@@ -14,7 +14,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from openrecipes import scale
+from openrecipes import bench
 from openrecipes.reference import Reference, load_reference
 from openrecipes.synthetic import recipe_data, yaml_text
 
@@ -99,7 +99,7 @@ def build_site(root: Path, site: Path) -> BuildResult:
 
 
 def copy_project(destination: Path, *, with_recipes: bool = False) -> Path:
-    return scale.copy_project(REPO, destination, with_recipes=with_recipes)
+    return bench.copy_project(REPO, destination, with_recipes=with_recipes)
 
 
 @pytest.fixture(scope="session")

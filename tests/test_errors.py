@@ -23,12 +23,13 @@ import yaml
 from conftest import REPO, SEED, SEED_ID, Project
 from mkdocs.config import load_config
 
-from openrecipes import catalogue
-from openrecipes.catalogue import load_catalogue
+from openrecipes import loader
+from openrecipes.loader import load_catalogue
+from openrecipes.outputs import HOME_PAGE
 from openrecipes.problems import Problem
 from openrecipes.refs import resolve
 from openrecipes.schema import Schema
-from openrecipes.site import HOME_PAGE, plan_site
+from openrecipes.site import plan_site
 from openrecipes.synthetic import yaml_text
 from openrecipes.yamlsource import MAX_NUMBER, MIN_NUMBER
 
@@ -314,14 +315,14 @@ def test_an_unexpected_error_in_one_file_is_that_files_problem_and_the_others_ar
     project.add_seed()
     project.add_seed("qwen3.8-27b/h200/second")
     project.add("qwen3.8-27b/h200/broken", SEED.replace("  tp: 4\n", "  tp: four\n"))
-    checked = catalogue.analyse
+    checked = loader.analyse
 
     def bug_on_second(recipe: Any, *args: Any) -> Any:
         if recipe.id.endswith("/second"):
             raise OverflowError("int too large to convert to float")
         return checked(recipe, *args)
 
-    monkeypatch.setattr(catalogue, "analyse", bug_on_second)
+    monkeypatch.setattr(loader, "analyse", bug_on_second)
     loaded = load_catalogue(project.root)
     assert [str(problem) for problem in loaded.problems] == [
         "recipes/qwen3.8-27b/h200/broken.yaml:58:7: $.layout.tp: 'four' is not of type 'integer'",
@@ -333,7 +334,7 @@ def test_an_unexpected_error_in_one_file_is_that_files_problem_and_the_others_ar
     def bug_in_reference(root: Path) -> Any:
         raise KeyError("gpus")
 
-    monkeypatch.setattr(catalogue, "load_reference", bug_in_reference)
+    monkeypatch.setattr(loader, "load_reference", bug_in_reference)
     assert [str(problem) for problem in load_catalogue(project.root).problems][-1] == (
         "reference/: internal error while checking this file (KeyError: 'gpus'); please report it"
     )
@@ -389,7 +390,7 @@ def test_two_outputs_at_one_address_are_caught_even_without_the_name_rules(
 ) -> None:
     # The names that make these shapes are refused while loading; the check over every output of
     # the site is the net under that rule, for shapes nobody has thought of yet.
-    monkeypatch.setattr(catalogue, "segment_problem", lambda segment: None)
+    monkeypatch.setattr(loader, "segment_problem", lambda segment: None)
     folder = "recipes/qwen3.8-27b/h200"
     for name in ("attune-tp4-pp2", "attune-tp4-pp2.yaml", "index", "README"):
         project.add_seed(f"qwen3.8-27b/h200/{name}")

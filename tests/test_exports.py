@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ElementTree
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, parse
 
-from openrecipes.catalogue import Entry, load_catalogue
 from openrecipes.feed import atom_feed
+from openrecipes.loader import Entry, load_catalogue
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

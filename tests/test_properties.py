@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from openrecipes import fmt
-from openrecipes.catalogue import load_catalogue
 from openrecipes.cli import main as cli
+from openrecipes.loader import load_catalogue
 from openrecipes.refs import resolve
 from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
 from openrecipes.yamlsource import MIN_NUMBER, first_refused, read_document

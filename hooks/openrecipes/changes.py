@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from . import fmt
-from .catalogue import RECIPES_DIR, Catalogue, load_catalogue, recipe_id_for
-from .facts import NO_PRICE
+from .facts import NO_PRICE, NOT_PUBLISHED
+from .loader import RECIPES_DIR, Catalogue, load_catalogue, recipe_id_for
 from .problems import Problem
 from .terminal import page_url
 
@@ -27,7 +27,7 @@ class Figures:
 
     tokens_per_s_per_gpu: float
     usd_per_million_tokens: float | None
-    mfu: float
+    mfu: float | None
 
 
 FIGURE_NAMES = ("tokens_per_s_per_gpu", "usd_per_million_tokens", "mfu")
@@ -80,15 +80,13 @@ def recipe_files(root: Path) -> dict[str, bytes]:
 
 
 def _figures(catalogue: Catalogue) -> dict[str, Figures]:
-    broken = {problem.path for problem in catalogue.problems}
     return {
         entry.recipe.path: Figures(
             entry.recipe.fields.result.tokens_per_s_per_gpu,
-            entry.recipe.fields.result.usd_per_million_tokens,
-            entry.recipe.fields.result.mfu,
+            entry.derived.usd_per_million_tokens,
+            entry.derived.mfu,
         )
         for entry in catalogue.entries
-        if entry.recipe.path not in broken
     }
 
 
@@ -156,7 +154,7 @@ def _summary(figures: Figures) -> str:
     return (
         f"{fmt.number(figures.tokens_per_s_per_gpu, 1)} tokens/s/GPU · "
         f"{NO_PRICE if figures.usd_per_million_tokens is None else fmt.usd(figures.usd_per_million_tokens)} per 1M · "
-        f"MFU {fmt.percent(figures.mfu)}"
+        f"MFU {NOT_PUBLISHED if figures.mfu is None else fmt.percent(figures.mfu)}"
     )
 
 
@@ -180,12 +178,20 @@ def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, s
             f"{fmt.usd(old_usd)} → {fmt.usd(new_usd)}",
             _signed(new_usd - old_usd, fmt.usd(abs(new_usd - old_usd))) + relative,
         )
+    if before.mfu is None or after.mfu is None:
+        if before.mfu != after.mfu:
+            yield "MFU", f"{_percent(before.mfu)} → {_percent(after.mfu)}", ""
+        return
     points = (after.mfu - before.mfu) * 100
     yield (
         "MFU",
         f"{fmt.percent(before.mfu)} → {fmt.percent(after.mfu)}",
         _signed(points, f"{fmt.number(abs(points), 1)} pp"),
     )
+
+
+def _percent(value: float | None) -> str:
+    return NOT_PUBLISHED if value is None else fmt.percent(value)
 
 
 def _price(value: float | None) -> str:

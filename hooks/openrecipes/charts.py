@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
 
 from . import describe, facts, fmt
-from .catalogue import Entry
+from .loader import Entry
 
 UrlOf = Callable[[Entry], str]
 CHARTS_DIR = "charts"

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__, export, terminal
-from .catalogue import RECIPES_DIR, load_catalogue
 from .changes import changes_json, changes_text, compare
 from .gitrev import GitError, Repository
+from .loader import RECIPES_DIR, load_catalogue
 from .newrecipe import NewRecipe, create
 from .problems import Problem, sorted_problems
 from .project import UsageError, project_root, recipe_paths
@@ -75,8 +75,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def _valid_entries(root: Path) -> tuple[list[Any], int]:
     catalogue = load_catalogue(root)
-    broken = {problem.path for problem in catalogue.problems}
-    return [entry for entry in catalogue.entries if entry.recipe.path not in broken], len(broken)
+    return list(catalogue.entries), len({problem.path for problem in catalogue.problems})
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -202,7 +201,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .scale import run  # only this command builds sites
+    from .bench import run  # only this command builds sites
 
     root = project_root(args.root)
     return run(root, args.sizes, keep=args.keep, say=lambda line: print(line, flush=True))

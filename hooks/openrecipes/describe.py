@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import records
@@ -119,3 +120,9 @@ def dated(fields: Any) -> Any:
     """The day a recipe's figures are from: the run's date, else the source's publication date."""
     measured = fields.result.measured if fields.result else None
     return measured or (fields.source.published if fields.source else None)
+
+
+def newest_first(entries: Sequence[Any]) -> list[Any]:
+    """Recipes with a date (describe.dated), newest first; undated ones are left out."""
+    with_date = [entry for entry in entries if dated(entry.recipe.fields)]
+    return sorted(with_date, key=lambda e: (dated(e.recipe.fields), e.recipe.id), reverse=True)

@@ -1,4 +1,4 @@
-"""The catalogue as data for programs: one JSON record per recipe, and CSV rows of the table.
+"""The catalogue as data for programs: one JSON record per recipe, CSV rows of the table, and the files.
 
 The same records back `api/recipes.json` on the site, `openrecipes show --json` and `list --json`,
 and the compare page, so every consumer sees the same numbers.
@@ -10,11 +10,17 @@ import csv
 import dataclasses
 import datetime as dt
 import io
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from . import describe, facts, records
-from .catalogue import Entry
 from .checks import Derived
+from .feed import atom_feed
+from .loader import Entry
+from .outputs import API_CSV, API_JSON, FACETS_JS, FEED, SCHEMA_JSON, Output
+from .schema import SCHEMA_RELATIVE_PATH, Schema
 
 API_VERSION = 1
 
@@ -99,3 +105,42 @@ def _defuse(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
+
+
+def data_outputs(
+    root: Path, entries: Sequence[Entry], url: Callable[[Entry], str], site_url: str | None
+) -> list[Output]:
+    """The catalogue as files for programs: `api/recipes.json` and `.csv`, the schema as JSON, the
+    Atom feed, and the table script's filters; `url` is a recipe page's address from the site root."""
+
+    def api() -> str:
+        rows = [recipe_json(entry, url(entry)) for entry in entries]
+        data = {"version": API_VERSION, "count": len(rows), "recipes": rows}
+        # Compact: with an indent, json falls back to its pure-Python encoder, 5× slower at 1,000 recipes.
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    def table() -> str:
+        return catalogue_csv([csv_row(entry, url(entry)) for entry in entries])
+
+    def schema() -> str:
+        document = Schema.load(root / SCHEMA_RELATIVE_PATH).document
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+    def feed() -> str:
+        return atom_feed([(entry, url(entry)) for entry in describe.newest_first(entries)], site_url)
+
+    def facets_script() -> str:
+        config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
+        return (
+            "// Generated from hooks/openrecipes/facts.py when the site is built: the catalogue table's filters.\n"
+            "window.OpenRecipes = window.OpenRecipes || {};\n"
+            f"window.OpenRecipes.facets = {config};\n"
+        )
+
+    return [
+        Output(FACETS_JS, render=facets_script),
+        Output(API_JSON, render=api),
+        Output(API_CSV, render=table),
+        Output(SCHEMA_JSON, render=schema),
+        Output(FEED, render=feed),
+    ]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from . import describe, fmt, records
-from .catalogue import Entry
+from .loader import Entry
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"

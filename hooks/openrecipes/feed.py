@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 
 from . import describe, facts, fmt
-from .catalogue import Entry
+from .loader import Entry
 
 ATOM = "http://www.w3.org/2005/Atom"
 XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .catalogue import RECIPE_SUFFIX, RECIPES_DIR, segment_problem, slug
+from .loader import RECIPE_SUFFIX, RECIPES_DIR, segment_problem, slug
+from .placeholders import FieldPath, is_placeholder
 from .problems import json_path
 from .reference import Reference, load_reference
+from .scaffold import recipe_text, skeleton
 from .schema import SCHEMA_RELATIVE_PATH, Schema
-from .skeleton import FieldPath, is_placeholder, recipe_text, skeleton
 from .yamlsource import SourceMap
 
 NO_INSTANCE = "none"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .catalogue import RECIPES_DIR
+from .loader import RECIPES_DIR
 from .schema import SCHEMA_RELATIVE_PATH
 
 

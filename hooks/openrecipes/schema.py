@@ -219,7 +219,7 @@ def _explain(
         description = _property(root, (*path, missing)).get("description", "")
         message = f"missing required key {missing!r}"
         if description:
-            message += f" ({_first_sentence(description)})"
+            message += f" ({first_sentence(description, 120)})"
         yield at(path, message, key=True)
         return
 
@@ -325,6 +325,9 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _first_sentence(text: str) -> str:
-    sentence = text.strip().split(". ")[0].rstrip(".")
-    return sentence if len(sentence) <= 120 else sentence[:117] + "..."
+def first_sentence(text: str, limit: int | None = None) -> str:
+    """The first sentence of a schema description, without its full stop (a period inside `1.5` or
+    `e.g.` does not end it); cut to `limit` characters when given."""
+    text = " ".join(text.split())
+    sentence = re.split(r"(?<=[a-z0-9)`'])\. ", text, maxsplit=1)[0].rstrip(".")
+    return sentence if limit is None or len(sentence) <= limit else sentence[: limit - 3] + "..."

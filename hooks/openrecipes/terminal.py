@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Sequence
 
 from . import describe, facts, fmt
-from .catalogue import Entry
+from .loader import Entry
 
 
 def page_url(recipe_id: str) -> str:

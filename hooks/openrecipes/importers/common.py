@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalogue import slug
+from ..loader import slug
 
 _ID_PART = re.compile(r"[^A-Za-z0-9._-]+")
 

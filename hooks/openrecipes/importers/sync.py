@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import yamlwrite
-from ..catalogue import RECIPE_SUFFIX, RECIPES_DIR
+from ..loader import RECIPE_SUFFIX, RECIPES_DIR
 from ..problems import Problem
 from ..schema import Schema
 from ..yamlsource import read_document, read_file

@@ -1,20 +1,19 @@
-"""Recipe skeletons for `openrecipes new`, and the check that no placeholder is left in a recipe.
+"""Placeholders: the `FILL IN` values `openrecipes new` writes, and the check that none is left.
 
-A skeleton holds every field of schema/recipe.schema.yaml, read from the schema at run time so it
-never drifts from it. Fields the author did not give are placeholders: text starting with
-`FILL IN`. The loader refuses any such text (in every field, even where the schema would accept
-it as a string), and says what belongs there from the field's description and type.
+Every load runs `placeholder_problems`: text ones would pass the schema, so the loader refuses any
+value starting with `FILL IN` (in every field, even where the schema would accept it as a string)
+and says what belongs there, from the field's description, type and the conditions that require it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from . import yamlwrite
 from .problems import Problem, json_path
 from .refs import resolve
+from .schema import first_sentence
 from .yamlsource import SourceMap
 
 PLACEHOLDER = "FILL IN"
@@ -49,7 +48,7 @@ class SchemaWalker:
         return None
 
 
-def _types(node: Node) -> list[str]:
+def schema_types(node: Node) -> list[str]:
     declared = node.get("type", [])
     return list(declared) if isinstance(declared, list) else [declared]
 
@@ -65,7 +64,7 @@ def _bound(node: Node) -> str:
 def expected(node: Node, walker: SchemaWalker) -> str:
     """What a value of `node` looks like, in words: `an integer ≥ 1`, `one of 'bf16', 'fp16'`."""
     node = walker.resolve(node)
-    types = _types(node)
+    types = schema_types(node)
     nullable = "null" in types
     suffix = ", or null" if nullable else ""
     if "const" in node:
@@ -95,47 +94,6 @@ def expected(node: Node, walker: SchemaWalker) -> str:
             return "a mapping of NAME: 'value' ({} for none)"
         return "a mapping" + suffix
     return "a value"
-
-
-def _first_sentence(text: str) -> str:
-    text = " ".join(text.split())
-    sentence = re.split(r"(?<=[a-z0-9)`'])\. ", text, maxsplit=1)[0]
-    return sentence.rstrip(".")
-
-
-def skeleton(
-    document: Node, given: Mapping[FieldPath, Any], *, core_only: bool = False, leave_out: Collection[FieldPath] = ()
-) -> dict[str, Any]:
-    """The schema's fields, in its order: `given` values where stated, placeholders elsewhere.
-
-    Every field, or with `core_only` only those the schema requires of a recipe like this one
-    (its own `required` lists and the conditions that apply to the given schema version and
-    status), which is what every published report has. `leave_out` names fields not to write.
-    """
-    walker = SchemaWalker(document)
-    conditions = {path[0]: value for path, value in given.items() if len(path) == 1}
-    required = conditional_requirements(document, conditions, walker)
-
-    def build(node: Node, path: FieldPath) -> Any:
-        if path in given:
-            return given[path]
-        node = walker.resolve(node)
-        types = _types(node)
-        if "object" in types and "properties" in node:
-            wanted = set(node.get("required", ())) | required.get(path, set())
-            return {
-                name: build(child, (*path, name))
-                for name, child in node["properties"].items()
-                if (*path, name) not in leave_out
-                and (not core_only or name in wanted or any(key[: len(path) + 1] == (*path, name) for key in given))
-            }
-        items = walker.resolve(node.get("items", {})) if "array" in types else {}
-        if "object" in _types(items) and "properties" in items:
-            # One example item shows its fields; the author removes it if there is none.
-            return [build(items, (*path, 0))]
-        return f"{PLACEHOLDER}: {_first_sentence(node.get('description', 'a value'))}"
-
-    return build(document, ())
 
 
 def conditional_requirements(
@@ -168,7 +126,7 @@ def placeholder_problems(data: Any, source_map: SourceMap, display_path: str, do
     conditional = conditional_requirements(document, conditions, walker)
     problems = []
     for path, node, alternative in _placeholders(data, walker.resolve(document), (), walker, None, conditional):
-        what = _first_sentence(node.get("description", "")) if node else ""
+        what = first_sentence(node.get("description", "")) if node else ""
         message = "placeholder not filled in: " + (f"{what}. " if what else "")
         message += f"Write {expected(node, walker) if node else 'a value'}"
         if alternative:
@@ -228,15 +186,6 @@ def _alternative(value: Any, node: Node | None, path: FieldPath, optional: bool)
         if isinstance(value, (dict, list)):
             return f"or delete {json_path(path)}: it is optional"
         return "or delete the line: the field is optional"
-    if node is not None and isinstance(value, dict) and "null" in _types(node):
+    if node is not None and isinstance(value, dict) and "null" in schema_types(node):
         return f"or set {json_path(path)} to null"
     return None
-
-
-def recipe_text(data: Mapping[str, Any], relative_path: str) -> str:
-    header = (
-        f"# {relative_path}\n"
-        "# An OpenRecipes recipe; the fields are documented in schema/recipe.schema.yaml.\n"
-        f"# Replace every '{PLACEHOLDER}' value, then run: openrecipes validate {relative_path}\n"
-    )
-    return yamlwrite.dump(data, header)

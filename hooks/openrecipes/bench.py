@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import fmt
-from .catalogue import slug
+from .loader import slug
 from .reference import Reference, load_reference
 from .site import plan_site
 from .synthetic import recipe_data, yaml_text

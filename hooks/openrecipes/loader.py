@@ -16,11 +16,11 @@ from pathlib import Path
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
 from .checks import Derived, analyse
+from .placeholders import placeholder_problems
 from .problems import Problem, internal_error, json_path, sorted_problems
 from .records import Recipe
 from .reference import REFERENCE_DIR, Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
-from .skeleton import placeholder_problems
 from .yamlsource import SourceMap, file_kind, read_document, read_file
 
 RECIPES_DIR = "recipes"
@@ -205,7 +205,10 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
             if entry is not None:
                 entries.append(entry)
     problems += id_collisions(entry.recipe for entry in entries)
-    entries.sort(key=table_order_key)
+    # Only recipes without a problem of their own: a problem found across files (ids that differ
+    # only in letter case) takes its recipes out too.
+    broken = {problem.path for problem in problems}
+    entries = sorted((entry for entry in entries if entry.recipe.path not in broken), key=table_order_key)
     return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
 
 

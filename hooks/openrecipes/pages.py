@@ -1,0 +1,258 @@
+"""The generated pages: each recipe's page, the home page and the other index pages, the model and
+GPU pages with their charts, and what they show while the reference data is broken."""
+
+from __future__ import annotations
+
+import functools
+import json
+import posixpath
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from . import charts, describe
+from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE, check_statements
+from .loader import RECIPE_SUFFIX, Entry, slug
+from .outputs import (
+    COMPARE_PAGE,
+    GENERATED_NAV_PAGES,
+    GPUS_PAGE,
+    HOME_PAGE,
+    METHODOLOGY_PAGE,
+    MODELS_PAGE,
+    SCHEMA_PAGE,
+    SHARED_TARGETS,
+    Output,
+    fixed,
+    recipe_page_src,
+)
+from .problems import Problem
+from .reference import REFERENCE_DIR, Reference
+from .render import environment, render
+from .schema import SCHEMA_RELATIVE_PATH, Schema
+from .schemadoc import schema_sections
+from .urls import page_url, relative_url
+
+RECENT = 5
+ALTERNATIVES = 10
+
+
+class Pages:
+    """What every page builder needs: the templates, the URL rules, the catalogue."""
+
+    def __init__(self, root: Path, entries: Sequence[Entry], reference: Reference, use_directory_urls: bool) -> None:
+        self.root = root
+        self.entries = entries
+        self.ids = frozenset(entry.recipe.id for entry in entries)
+        self.reference = reference
+        self.env: jinja2.Environment = environment()
+        self.use_directory_urls = use_directory_urls
+
+    def url(self, src_uri: str) -> str:
+        return page_url(src_uri, self.use_directory_urls)
+
+    def link(self, from_src: str, to_src: str) -> Markup:
+        """A relative URL for raw HTML (MkDocs does not rewrite links inside raw HTML)."""
+        return Markup(relative_url(self.url(from_src), self.url(to_src)))
+
+    def recipe_url_from(self, from_src: str) -> Callable[[Entry], str]:
+        return lambda entry: str(self.link(from_src, recipe_page_src(entry.recipe.id)))
+
+    def recipe_url_from_root(self, entry: Entry) -> str:
+        return self.url(recipe_page_src(entry.recipe.id))
+
+    def rows(self, from_src: str, entries: Sequence[Entry]) -> list[dict[str, Any]]:
+        url_of = self.recipe_url_from(from_src)
+        return [{"entry": entry, "url": url_of(entry)} for entry in entries]
+
+    def page(self, src: str, template: str, **context: Any) -> Callable[[], str]:
+        """The page at `src` from `template`; context values that are callables are called when it renders."""
+
+        def rendered() -> str:
+            values = {name: value() if callable(value) else value for name, value in context.items()}
+            links = self._site_links(posixpath.dirname(self.url(src)))
+            return render(self.env, template, links=links, price_options=self.price_options, **values)
+
+        return rendered
+
+    @functools.cache  # noqa: B019 - one Pages per build; the links depend only on the page's folder
+    def _site_links(self, folder: str) -> dict[str, Markup]:
+        """Links from a page in `folder` to the site's shared pages and files."""
+        here = f"{folder}/" if folder else ""
+        return {name: Markup(relative_url(here, self.url(target))) for name, target in SHARED_TARGETS.items()}
+
+    @functools.cached_property
+    def price_options(self) -> Markup:
+        """Listed instance prices for the price calculator, as JSON for a data attribute."""
+        options = [
+            {
+                "name": spec.key,
+                "gpu": spec.gpu,
+                "usd_per_gpu_hour": round(spec.usd_per_gpu_hour, 6),
+                "as_of": spec.sourced.as_of.isoformat(),
+            }
+            for spec in self.reference.instances.values()
+        ]
+        return Markup(json.dumps(options, separators=(",", ":"), sort_keys=True))
+
+
+_TITLES = {
+    MODELS_PAGE: "Models",
+    GPUS_PAGE: "GPUs",
+    COMPARE_PAGE: "Compare recipes",
+    METHODOLOGY_PAGE: "Methodology",
+    SCHEMA_PAGE: "Recipe schema",
+}
+
+
+def unavailable_pages(problems: Sequence[Problem]) -> tuple[Output, ...]:
+    """Every page the navigation names, each saying why the catalogue is not there.
+
+    With broken reference data no figure can be recomputed, so there are no recipe pages; but a
+    navigation entry without its page is a warning, and `mkdocs serve` must keep answering.
+    """
+    files = sorted({problem.path for problem in problems if problem.path.startswith(REFERENCE_DIR + "/")})
+    env = environment()
+    pages = []
+    for src in GENERATED_NAV_PAGES:
+        page = render(env, "unavailable.md.j2", title=_TITLES.get(src, "OpenRecipes"), files=files, problems=problems)
+        pages.append(Output(src, render=fixed(page)))
+    return tuple(pages)
+
+
+def recipe_outputs(site: Pages) -> list[Output]:
+    by_model: dict[str, list[Entry]] = defaultdict(list)
+    for entry in site.entries:
+        by_model[slug(entry.recipe.fields.model)].append(entry)
+    outputs = []
+    for entry in site.entries:
+        recipe = entry.recipe
+        src = recipe_page_src(entry.recipe.id)
+        env_script = describe.env_script(recipe)
+        alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
+        model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
+        page = site.page(
+            src,
+            "recipe.md.j2",
+            entry=entry,
+            recipe=recipe,
+            f=recipe.fields,
+            derived=entry.derived,
+            title=describe.title(recipe),
+            env_script=env_script,
+            files={
+                "yaml": site.link(src, f"recipes/{recipe.id}{RECIPE_SUFFIX}"),
+                "launch": site.link(src, f"recipes/{recipe.id}/launch.sh"),
+                "env": site.link(src, f"recipes/{recipe.id}/env.sh"),
+                # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
+                "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
+                "methodology_html": site.link(src, METHODOLOGY_PAGE),
+            },
+            # The cheapest few: a page listing every alternative would grow with the catalogue.
+            alternatives=functools.partial(site.rows, src, alternatives[:ALTERNATIVES]),
+            more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
+            model_page=site.link(src, model_page),
+            compare_url=f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}",
+            superseded_url=_superseded_url(site, src, recipe),
+        )
+        outputs += [
+            Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
+            Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path),
+        ]
+        if recipe.fields.run:
+            outputs.append(
+                Output(f"recipes/{recipe.id}/launch.sh", render=fixed(recipe.fields.run), origin=recipe.path)
+            )
+        if recipe.fields.env:
+            outputs.append(Output(f"recipes/{recipe.id}/env.sh", render=fixed(env_script), origin=recipe.path))
+    return outputs
+
+
+def _superseded_url(site: Pages, src: str, recipe: Any) -> str | None:
+    """A link to the recipe that replaces a deprecated one, when it is in the catalogue."""
+    replacement = recipe.fields.deprecation.superseded_by if recipe.fields.deprecation else None
+    if replacement is None or replacement not in site.ids:
+        return None
+    return str(site.link(src, f"recipes/{replacement}.md"))
+
+
+def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
+    home_charts, chart_outputs = _charts(site, "home", site.entries)
+    home = site.page(
+        HOME_PAGE,
+        "home.md.j2",
+        rows=functools.partial(site.rows, HOME_PAGE, site.entries),
+        recent=functools.partial(site.rows, HOME_PAGE, describe.newest_first(site.entries)[:RECENT]),
+        problems=problems,
+        charts=home_charts,
+    )
+    methodology = site.page(
+        METHODOLOGY_PAGE,
+        "methodology.md.j2",
+        reference=site.reference,
+        mfu_tolerance=MFU_TOLERANCE,
+        price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
+        price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
+        checks=check_statements(),
+    )
+    compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
+    schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
+    schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
+    return [
+        Output(HOME_PAGE, render=home),
+        Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml"),
+        Output(COMPARE_PAGE, render=compare),
+        Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
+        *chart_outputs,
+    ]
+
+
+def _charts(site: Pages, stem: str, entries: Sequence[Entry]) -> tuple[dict[str, Markup], list[Output]]:
+    """The charts of one page: their names for the template, and their figure files."""
+    names: dict[str, Markup] = {}
+    outputs = []
+    url_of = site.recipe_url_from_root
+    for kind, build in charts.charts_for(entries, url_of).items():
+        name = f"{stem}-{kind}"
+        names[kind] = Markup(name)
+        outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build))
+    return names, outputs
+
+
+def group_outputs(site: Pages) -> list[Output]:
+    """A page per model and per GPU type with its recipes, and an index page of each."""
+    outputs = []
+    for kind, index_src, key_of in (
+        ("model", MODELS_PAGE, lambda e: e.recipe.fields.model),
+        ("gpu", GPUS_PAGE, lambda e: e.derived.gpu.key if e.derived.gpu else e.recipe.fields.gpu.type),
+    ):
+        groups: dict[str, list[Entry]] = defaultdict(list)
+        names: dict[str, str] = {}
+        for entry in site.entries:
+            names.setdefault(slug(key_of(entry)), key_of(entry))
+            groups[slug(key_of(entry))].append(entry)
+        folder = posixpath.dirname(index_src)
+        summaries = []
+        for group_slug in sorted(groups):
+            src = f"{folder}/{group_slug}.md"
+            members = groups[group_slug]
+            gpu = site.reference.gpus.get(names[group_slug]) if kind == "gpu" else None
+            group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members)
+            page = site.page(
+                src,
+                "group.md.j2",
+                kind=kind,
+                name=names[group_slug],
+                gpu=gpu,
+                model=site.reference.model(names[group_slug]) if kind == "model" else None,
+                rows=functools.partial(site.rows, src, members),
+                charts=group_charts,
+            )
+            outputs += [Output(src, render=page), *chart_outputs]
+            summaries.append({"name": names[group_slug], "url": site.link(index_src, src), "entries": members})
+        outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
+    return outputs
