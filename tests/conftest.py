@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -98,8 +98,26 @@ def build_site(root: Path, site: Path) -> BuildResult:
     return BuildResult(ok, site, handler.lines)
 
 
-def copy_project(destination: Path, *, with_recipes: bool = False) -> Path:
-    return bench.copy_project(REPO, destination, with_recipes=with_recipes)
+SAMPLE = (
+    f"recipes/{SEED_ID}.yaml",
+    "recipes/deepseek-v3/gb200/mb-26.08-mxfp8-256gpu.yaml",  # published: MoE, MTP, the publisher's figures
+    "recipes/nemotron-3-nano-30b-a3b/gb200/mb-26.06-mxfp8-8gpu.yaml",  # deprecated, superseded by the next one
+    "recipes/nemotron-3-nano-30b-a3b/gb200/mb-26.06.01-mxfp8-8gpu.yaml",
+    "recipes/llama-3.1-8b/h200/tt-202506-trainy-whitefiber-fp8-32gpu.yaml",  # published with its launch script
+)
+"""A few committed recipes of every kind, for tests that need real ones but not all of them."""
+
+
+def copy_project(destination: Path, *, with_recipes: bool | Sequence[str] = False) -> Path:
+    """A copy of the project: without recipes, with all of them, or with the ones named (paths)."""
+    if isinstance(with_recipes, bool):
+        return bench.copy_project(REPO, destination, with_recipes=with_recipes)
+    root = bench.copy_project(REPO, destination)
+    for relative in with_recipes:
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((REPO / relative).read_bytes())
+    return root
 
 
 @pytest.fixture(scope="session")

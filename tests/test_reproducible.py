@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SEED, SEED_ID, Project, build_site, copy_project
+from conftest import SAMPLE, SEED, SEED_ID, Project, build_site, copy_project
 
 from openrecipes.builddate import BuildDateError, build_date
 from openrecipes.site import plan_site
@@ -45,9 +45,9 @@ def test_two_builds_in_different_folders_and_time_zones_are_identical(
     # MkDocs dates the sitemap by SOURCE_DATE_EPOCH when set (CI sets it to the commit's time).
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
     time_zone("Pacific/Kiritimati")
-    first = build_site(copy_project(tmp_path / "one" / "project", with_recipes=True), tmp_path / "one" / "site")
+    first = build_site(copy_project(tmp_path / "one" / "project", with_recipes=SAMPLE), tmp_path / "one" / "site")
     time_zone("Etc/GMT+12")
-    second = build_site(copy_project(tmp_path / "two" / "checkout", with_recipes=True), tmp_path / "two" / "site")
+    second = build_site(copy_project(tmp_path / "two" / "checkout", with_recipes=SAMPLE), tmp_path / "two" / "site")
     assert first.ok and second.ok
     one, two = _files(first.site), _files(second.site)
     assert one.keys() == two.keys()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -196,14 +197,19 @@ def test_nothing_is_written_into_docs_or_recipes(tmp_path: Path, project: Projec
     assert after == before
 
 
+SEED_SHA256 = "42dddd5d866a0f68739460c0d8089b1a8cdf04dba8faca2773d7b0c73c52ca66"
+"""The seed as shared with the team (../shared/seed/*.txt, the text from its `# recipes/...` line on):
+it must stay byte for byte what it was, wherever the tests run."""
+
+
 def test_the_seed_recipe_in_the_repository_is_the_shared_seed_byte_for_byte() -> None:
-    shared = REPO.parent.parent / "shared" / "seed"
-    sources = list(shared.glob("*.txt")) if shared.is_dir() else []
     raw = SEED_PATH.read_bytes()
     assert raw.startswith(b"# recipes/qwen3.8-27b/h200/attune-tp4-pp2.yaml\n")
-    for source in sources:
+    assert hashlib.sha256(raw).hexdigest() == SEED_SHA256
+    # Beside the checkout (not in CI's clean checkout), the shared text itself is compared too.
+    for source in sorted((REPO.parent / "shared" / "seed").glob("*.txt")):
         text = source.read_bytes()
-        assert text[text.index(b"# recipes/qwen3.8-27b/") :] == raw
+        assert text[text.index(b"# recipes/qwen3.8-27b/") :] == raw, source
 
 
 def test_every_page_carries_the_content_security_policy_first_and_no_inline_script(seed_site: BuildResult) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, build_site, copy_project
+from conftest import REPO, SAMPLE, build_site, copy_project
 
 from openrecipes.reference import Reference
 from openrecipes.synthetic import recipe_data, yaml_text
@@ -766,7 +766,7 @@ def test_only_the_pull_requests_changes_to_data_are_applied_over_main(sandbox: S
 @pytest.fixture
 def project_repository(sandbox: Sandbox) -> Repository:
     """The real project (its hooks, templates, assets and the seed recipe) as main."""
-    repository = Repository(sandbox, copy_project(sandbox.root / "author", with_recipes=True))
+    repository = Repository(sandbox, copy_project(sandbox.root / "author", with_recipes=SAMPLE))
     repository.commit({}, "main")
     return repository
 

@@ -23,7 +23,7 @@ from openrecipes.reference import Reference
 
 from .conftest import Watch, project_served_at, serving, watched_tab
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 HOSTILE_ID = "llama-3.1-70b/h100/hostile"
 EVIL = "https://evil.example"

@@ -18,7 +18,7 @@ from openrecipes import describe, fmt
 
 from .conftest import DEFAULT_ORDER, Site, Watch
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SEED_PAGE = f"recipes/{SEED_ID}/"
 SEED_TOKENS = 1194.3
