@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ElementTree
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, parse
 
+from openrecipes import export
 from openrecipes.feed import atom_feed
 from openrecipes.loader import Entry, load_catalogue
 
@@ -65,26 +66,32 @@ def test_api_json_has_every_field_derived_figures_and_checks(project: Project) -
 
 def test_api_csv_has_the_comparison_columns(project: Project) -> None:
     result = _catalogue(project)
-    rows = list(csv.DictReader(io.StringIO((result.site / "api/recipes.csv").read_text(encoding="utf-8"))))
-    assert rows[0] == {
-        "id": SEED_ID,
-        "url": f"recipes/{SEED_ID}/",
-        "model": "Qwen3.8-27B",
-        "gpu_type": "H200",
-        "gpu_count": "8",
-        "layout": "TP4 PP2",
-        "tokens_per_s_per_gpu": "1194.3",
-        # The figures the site recomputes from sourced data, at full precision; the recipe's own are in the JSON.
-        "usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
-        "mfu": repr(6 * 25623920640 * 1194.3 / 989e12),
-        "status": "verified",
-        "correctness": "pass",
-        "measured": "2026-10-14",
-        "framework": "slime 0.3.0: THUDM/slime a897e1f plus 8 commits that do not change the training step",
-        "instance": "AWS p5en.48xlarge",
-        "priced_at": "AWS p5en.48xlarge",
-        "price_basis": "false",
-    }
+    text = (result.site / "api/recipes.csv").read_text(encoding="utf-8")
+    assert text.splitlines()[0].split(",") == list(export.CSV_COLUMNS)  # the registry's, in its order
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert (
+        rows[0]
+        | {
+            "id": SEED_ID,
+            "url": f"recipes/{SEED_ID}/",
+            "model": "Qwen3.8-27B",
+            "gpu_type": "H200",
+            "gpu_count": "8",
+            "layout": "TP4 PP2",
+            "tokens_per_s_per_gpu": "1194.3",
+            # The figures the site recomputes from sourced data, at full precision; the recipe's own are in the JSON.
+            "usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
+            "mfu": repr(6 * 25623920640 * 1194.3 / 989e12),
+            "status": "verified",
+            "correctness": "pass",
+            "measured": "2026-10-14",
+            "framework": "slime 0.3.0: THUDM/slime a897e1f plus 8 commits that do not change the training step",
+            "instance": "AWS p5en.48xlarge",
+            "priced_at": "AWS p5en.48xlarge",
+            "price_basis": "false",
+        }
+        == rows[0]
+    )
     # No sourced MI300X price: no figure, no instance.
     assert (rows[2]["usd_per_million_tokens"], rows[2]["instance"], rows[2]["priced_at"]) == ("", "", "")
 

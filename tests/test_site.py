@@ -11,6 +11,8 @@ from urllib.parse import urljoin, urlsplit
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, code_blocks, parse
 
+from openrecipes import facts
+
 SEED_URL = f"recipes/{SEED_ID}/"
 
 
@@ -77,24 +79,38 @@ def test_home_table_has_one_linked_row_per_recipe_with_exact_values(seed_site: B
     assert sorted(ids) == sorted(
         path.relative_to(REPO / "recipes").with_suffix("").as_posix() for path in (REPO / "recipes").rglob("*.yaml")
     )
-    row = re.search(rf'<tr data-recipe="{re.escape(SEED_ID)}"[^>]*>(.*?)</tr>', html, re.S).group(1)
-    cells = [" ".join(parse(cell).text) for cell in re.findall(r"<td.*?</td>", row, re.S)]
-    assert cells == [
-        "Qwen3.8-27B",
-        "8 × H200",
-        "TP4 PP2",
-        "1,194.3",
-        "$1.84",
-        "18.6%",
-        "verified",
-        "pass",
-        "2026-10-14",
-    ]
-    # Sorted by the figures recomputed from sourced data, as written by Python (the script reads them back).
-    values = re.findall(r'data-value="([^"]*)"', row)
-    assert values[3:6] == ["1194.3", repr(7.912 / (1194.3 * 3600) * 1e6), repr(6 * 25623920640 * 1194.3 / 989e12)]
+    # Columns are found by their key, so a column added to the registry changes nothing here.
+    keys = re.findall(r'<th scope="col" data-key="([a-z_]+)"', html)
+    assert keys == [fact.key for fact in facts.COLUMNS]
+    tag, row = re.search(rf'(<tr data-recipe="{re.escape(SEED_ID)}"[^>]*>)(.*?)</tr>', html, re.S).groups()
+    cells = re.findall(r"<td.*?</td>", row, re.S)
+    text = {key: " ".join(parse(cell).text) for key, cell in zip(keys, cells, strict=True)}
+    value = {key: re.search(r'data-value="([^"]*)"', cell).group(1) for key, cell in zip(keys, cells, strict=True)}
     assert (
-        'data-gpu="H200" data-count="8" data-status="verified" data-correctness="pass" data-framework="slime"' in html
+        text
+        | {
+            "model": "Qwen3.8-27B",
+            "gpus": "8 × H200",
+            "layout": "TP4 PP2",
+            "tokens": "1,194.3",
+            "usd": "$1.84",
+            "mfu": "18.6%",
+            "status": "verified",
+            "correctness": "pass",
+            "measured": "2026-10-14",
+        }
+        == text
+    )
+    # Sorted by the figures recomputed from sourced data, as written by Python (the script reads them back).
+    assert (value["tokens"], value["usd"], value["mfu"]) == (
+        "1194.3",
+        repr(7.912 / (1194.3 * 3600) * 1e6),
+        repr(6 * 25623920640 * 1194.3 / 989e12),
+    )
+    attributes = dict(re.findall(r'data-([a-z_]+)="([^"]*)"', tag))
+    assert (
+        attributes | {"gpu": "H200", "count": "8", "status": "verified", "correctness": "pass", "framework": "slime"}
+        == attributes
     )
     assert f'href="{SEED_URL}"' in row
 

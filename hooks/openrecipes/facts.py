@@ -160,6 +160,14 @@ def _derived_degree(value: tuple[int, bool]) -> str:
     return f"{degree} (derived: GPUs ÷ (TP × PP × CP))" if derived else str(degree)
 
 
+def _provider(entry: Entry) -> Any:
+    """Where the GPUs were: the provider of the instance the recipe rented, else the system it names."""
+    gpu = entry.recipe.fields.gpu
+    if entry.derived.instance is not None:
+        return entry.derived.instance.provider
+    return gpu.system if gpu.system else ABSENT
+
+
 def _gpu_key(entry: Entry) -> str:
     return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
 
@@ -198,6 +206,7 @@ FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
     Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
     Fact("gpu", "GPU", _gpu_key, facet="All GPUs", csv="gpu_type"),
+    Fact("provider", "Provider", _provider, column="text", facet="Any provider", csv="provider"),
     Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
     Fact(
         "gpus",
@@ -359,9 +368,26 @@ FACTS: tuple[Fact, ...] = (
     ),
     Fact("method", "Training", at("workload.method"), show=describe.method, section="workload"),
     Fact("rows", "Rows", at("workload.rows"), section="workload"),
-    Fact("row_tokens", "Tokens per row", at("workload.row_tokens"), show=fmt.number, section="workload"),
+    Fact(
+        "row_tokens",
+        "Sequence",
+        at("workload.row_tokens"),
+        show=fmt.number,
+        numeric=True,
+        section="workload",
+        column="text",
+        csv="sequence_length",
+    ),
     Fact("global_batch", "Global batch", _with_tokens_per_step, show=_global_batch, section="workload"),
-    Fact("precision", "Precision", at("workload.precision"), section="workload"),
+    Fact(
+        "precision",
+        "Precision",
+        at("workload.precision"),
+        section="workload",
+        column="text",
+        facet="Any precision",
+        csv="precision",
+    ),
     Fact("fp8_scaling", "FP8 scaling", at("workload.fp8_scaling"), section="workload", omit_missing=True),
     Fact(
         "memory_gib",
