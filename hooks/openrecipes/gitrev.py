@@ -30,7 +30,8 @@ def _failure(stderr: bytes, fallback: str) -> str:
     return lines[-1].removeprefix("fatal: ") if lines else fallback
 
 
-def _git(root: Path, *args: str) -> bytes:
+def run_git(root: Path, *args: str) -> bytes:
+    """`git -C root args...`: its output, or GitError with git's last line of complaint."""
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
     except FileNotFoundError:
@@ -52,7 +53,7 @@ class Repository:
     @classmethod
     def at(cls, project: Path) -> Repository:
         try:
-            out = _git(project, "rev-parse", "--show-toplevel", "--show-prefix")
+            out = run_git(project, "rev-parse", "--show-toplevel", "--show-prefix")
         except GitError as error:
             raise GitError(f"{project} is not in a git repository ({error})") from None
         top, prefix, *_ = out.decode("utf-8", "surrogateescape").split("\n")
@@ -63,7 +64,7 @@ class Repository:
         if revision.startswith("-") or not revision.strip():
             raise GitError(f"{revision!r} is not a revision")
         try:
-            out = _git(self.root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+            out = run_git(self.root, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
         except GitError:
             raise GitError(f"unknown revision {revision!r} (not a commit, branch or tag in this repository)") from None
         return out.decode().strip()
@@ -94,7 +95,7 @@ class Repository:
         Also tells which of EXPORTED exist (git archive refuses a path that matches nothing), and
         works when the project's folder does not exist at `commit`.
         """
-        listing = _git(self.root, "ls-tree", "-r", "-z", commit, "--", *(self.prefix + part for part in EXPORTED))
+        listing = run_git(self.root, "ls-tree", "-r", "-z", commit, "--", *(self.prefix + part for part in EXPORTED))
         files = set()
         for record in listing.split(b"\0"):
             meta, _, path = record.partition(b"\t")

@@ -8,22 +8,14 @@ file itself changed, so `--check` reports only real changes.
 from __future__ import annotations
 
 import functools
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..gitrev import GitError
+from ..gitrev import GitError, run_git
 
 
 def _git(repo: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
-    except FileNotFoundError:
-        raise GitError("git is not installed (or not on PATH)") from None
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-        raise GitError(lines[-1].removeprefix("fatal: ") if lines else f"git {args[0]} failed in {repo}")
-    return done.stdout.decode("utf-8")
+    return run_git(repo, *args).decode("utf-8")
 
 
 @dataclass(frozen=True)

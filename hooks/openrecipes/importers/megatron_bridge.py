@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from . import tables
+from .tables import Statement
 
 REPOSITORY = "NVIDIA-NeMo/Megatron-Bridge"
 PAGES = ("docs/performance-summary.md", "docs/performance-summary-archive.md")
@@ -130,12 +131,6 @@ class Row:
     """The table's heading, header line, separator and the row, verbatim, one per line."""
     notes: tuple[str, ...]
     """Bullets printed under the table (`Muon optimizer was used ...`)."""
-
-
-@dataclass(frozen=True)
-class Statement:
-    text: str
-    line: int
 
 
 @dataclass(frozen=True)

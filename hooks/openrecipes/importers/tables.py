@@ -70,3 +70,11 @@ def number(text: str) -> int | float | None:
     if _DECIMAL.match(text):
         return float(text)
     return None
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A sentence the publisher prints (a footnote, a definition), and its line, for citing it."""
+
+    text: str
+    line: int

@@ -25,6 +25,7 @@ import shlex
 from dataclasses import dataclass
 
 from . import tables
+from .tables import Statement
 
 REPOSITORY = "pytorch/torchtitan"
 FOLDER = "benchmarks"
@@ -73,12 +74,6 @@ QUANTIZATION = {
 
 class ParseError(ValueError):
     """The report is not in a shape this module knows; the message names the file and line."""
-
-
-@dataclass(frozen=True)
-class Statement:
-    text: str
-    line: int
 
 
 @dataclass(frozen=True)
