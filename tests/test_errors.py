@@ -186,7 +186,7 @@ REQUIRED = {
     # Mistakes real contributors make (issue 11, section 3).
     "throughput-per-node", "moe-total-parameters", "unknown-model", "gpu-hours-as-hours",
     "precision-the-gpu-cannot-run", "schema-and-check-problems-in-one-round", "misspelt-instance",
-    "verified-without-evidence", "unpinned-source",
+    "verified-without-evidence", "unpinned-source", "publisher-figure-in-their-convention",
 }  # fmt: skip
 
 
