@@ -21,6 +21,7 @@ from .describe import layout_label
 from .problems import Problem, json_path
 from .records import Recipe
 from .reference import PEAK_COLUMN, GpuSpec, InstanceSpec, ModelSpec, Reference, closest
+from .scriptinputs import script_inputs
 from .yamlsource import SourceMap
 
 MFU_TOLERANCE = 0.001
@@ -115,7 +116,11 @@ class Derived:
     """The data-parallel degree was not published: it is the GPU count ÷ (TP × PP × CP)."""
     label: str
     publisher_figures: tuple[PublisherFigure, ...]
+    inputs: tuple[tuple[str, str | None], ...]
+    """What the launch script needs: (as written, the recipe's description or None when undescribed)."""
     checks: tuple[Check, ...]
+    notices: tuple[Problem, ...] = ()
+    """Warnings: worth the author's attention, never a reason to stop the build."""
 
     @property
     def usd_per_gpu_hour(self) -> float | None:
@@ -205,6 +210,7 @@ def analyse(
     instance = _resolve_instance(f, reference, gpu, problem)
     model = _resolve_model(f, reference, problem)
     derived = _derive(f, gpu, instance, model, reference)
+    derived = Derived(**{**derived.__dict__, "notices": tuple(_input_notices(recipe, f, derived, locations))})
     context = Context(f, derived, today, recipe_ids, refused)
     checks = _explain(
         [check for each in RULES for check in each.run(context)], f, problem, refused=bool(context.refused)
@@ -358,7 +364,41 @@ def _derive(
         dp_derived=dp_derived,
         label=layout_label(f),
         publisher_figures=tuple(_publisher_figures(f, model)),
+        inputs=_inputs(f),
         checks=(),
+    )
+
+
+def _inputs(f: RecipeFields) -> tuple[tuple[str, str | None], ...]:
+    """The script's inputs, described or not, in the order the script reads them; then those the
+    recipe describes that the script does not appear to read (set by a file it sources, say)."""
+    run = _get(f, "run")
+    # In a partial record a refused name is None: it describes nothing.
+    described = {item.name: item.description for item in _get(f, "inputs") or () if item.name is not None}
+    environment = [name for name, _ in _get(f, "env") or ()]
+    read = [item.written for item in script_inputs(run, environment)] if run else []
+    listed = [(written, described.get(written.removeprefix("$"))) for written in read]
+    listed += [(_written(name), text) for name, text in described.items() if _written(name) not in read]
+    return tuple(listed)
+
+
+def _written(name: str) -> str:
+    return name if name.startswith("<") else f"${name}"
+
+
+def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations: SourceMap) -> Iterator[Problem]:
+    undescribed = [written for written, text in derived.inputs if text is None]
+    if not undescribed:
+        return
+    position = locations.value_at(("run",))
+    yield Problem(
+        recipe.path,
+        position.line,
+        position.column,
+        "$.run",
+        f"the launch script reads {', '.join(undescribed)}, which it does not set and `inputs` "
+        "does not describe; say what to provide, so a reader can run it",
+        warning=True,
     )
 
 

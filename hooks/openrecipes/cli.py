@@ -42,12 +42,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
         return 0
     catalogue = load_catalogue(root, only=only)
     annotate = os.environ.get("GITHUB_ACTIONS") == "true"
-    for problem in catalogue.problems:
+    for problem in (*catalogue.problems, *catalogue.warnings):
         print(problem)
         if annotate:
             print(problem.github_annotation())
     if catalogue.ok:
-        print(f"{catalogue.files_read} recipe{_s(catalogue.files_read)} valid", file=sys.stderr)
+        warned = len(catalogue.warnings)
+        also = f", {warned} warning{_s(warned)}" if warned else ""
+        print(f"{catalogue.files_read} recipe{_s(catalogue.files_read)} valid{also}", file=sys.stderr)
         return 0
     files = len({problem.path for problem in catalogue.problems})
     count = len(catalogue.problems)

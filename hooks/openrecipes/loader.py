@@ -50,6 +50,8 @@ class Catalogue:
     problems: tuple[Problem, ...]
     files_read: int
     reference: Reference | None
+    warnings: tuple[Problem, ...] = ()
+    """What valid recipes could say better (`Problem.warning`): reported, never a failure."""
 
     @property
     def ok(self) -> bool:
@@ -209,7 +211,8 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
     # only in letter case) takes its recipes out too.
     broken = {problem.path for problem in problems}
     entries = sorted((entry for entry in entries if entry.recipe.path not in broken), key=table_order_key)
-    return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference)
+    warnings = sorted_problems(notice for entry in entries for notice in entry.derived.notices)
+    return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference, warnings)
 
 
 def _check_file(

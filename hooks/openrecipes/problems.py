@@ -20,11 +20,14 @@ class Problem:
     column: int
     where: str
     message: str
+    warning: bool = False
+    """Worth the author's attention, never a reason to refuse the file or stop the build."""
 
     def __str__(self) -> str:
         location = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
         field = f" {self.where}:" if self.where else ""
-        return f"{location}:{field} {self.message}"
+        kind = " warning:" if self.warning else ""
+        return f"{location}:{field}{kind} {self.message}"
 
     def github_annotation(self) -> str:
         """The same problem as a GitHub Actions workflow command, shown on the pull request's diff."""
@@ -32,7 +35,7 @@ class Problem:
         props = [f"file={_escape_property(self.path)}"]
         if self.line:
             props += [f"line={self.line}", f"col={self.column}"]
-        return f"::error {','.join(props)}::{_escape_data(text)}"
+        return f"::{'warning' if self.warning else 'error'} {','.join(props)}::{_escape_data(text)}"
 
 
 def _escape_data(text: str) -> str:

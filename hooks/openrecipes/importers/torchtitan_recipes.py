@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..gitrev import GitError
+from ..scriptinputs import script_inputs
 from . import torchtitan as tt
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
@@ -47,6 +48,10 @@ GPUS = {
     "H200": "H200",
 }
 
+# What torchrun's variables mean is torchrun's, not the report's: said here once for every command.
+LAUNCH_INPUTS = {
+    "MASTER_ADDR": "Host name or IP address of the first node; torchrun on every node meets there (port 29500).",
+}
 _GLOBAL_BATCH_RULE = re.compile(r"global.batch.size.*batch_size \* dp_degree")
 _TRAIN_SCRIPTS = ("train.py", "torchtitan/train.py")
 _REPORT_TAG = re.compile(r"_(\d{6}|\d{4}-\d{2})_(.+)$")
@@ -182,6 +187,13 @@ def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSourc
         if values.num_nodes is not None and "$NUM_NODES" in command.text:
             data["env"] = {"NUM_NODES": str(values.num_nodes)}
         data["run"] = command.text
+        described = [
+            {"name": item.name, "description": LAUNCH_INPUTS[item.name]}
+            for item in script_inputs(command.text, data.get("env", {}))
+            if item.name in LAUNCH_INPUTS
+        ]
+        if described:
+            data["inputs"] = described
     if float8 and not values.fp8_scaling:
         notes.append("Float8: the scaling recipe is not stated.")
     notes.append("Not published: the data set and the training method (pre-training or fine-tuning).")
