@@ -255,6 +255,29 @@ def test_on_a_touch_screen_the_first_tap_shows_the_tooltip_and_the_second_opens(
         assert tab.evaluate("window.__notReloaded") is True  # instant navigation
 
 
+def test_on_a_touch_screen_a_swipe_over_a_chart_scrolls_the_page(touch_context: Any, site: Site) -> None:
+    """Plotly takes a drag over the plot for a zoom, which on a phone traps the finger scrolling
+    past a chart (and leaves no tool bar to undo it): on touch screens there is no drag."""
+    watch = Watch()
+    with watched_tab(touch_context, site.url, watch) as tab:
+        tab.goto(site.url + MODEL_PAGE)
+        tab.wait_for_function(DRAWN)
+        plot = tab.locator(".or-chart .js-plotly-plot .nsewdrag").first  # the plot area's drag layer
+        plot.scroll_into_view_if_needed()
+        box = plot.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8
+        assert tab.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('.or-chart')", [x, y])
+        before = tab.evaluate("scrollY")
+        cdp = tab.context.new_cdp_session(tab)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, 11):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 20 * step}]})
+            tab.wait_for_timeout(16)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        tab.wait_for_function("before => scrollY > before + 100", arg=before)
+        cdp.detach()
+
+
 def test_with_a_mouse_the_mode_bar_is_there(page: Any, site: Site) -> None:
     page.goto(site.url + MODEL_PAGE)
     page.wait_for_function(DRAWN)
