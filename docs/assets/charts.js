@@ -42,11 +42,14 @@
     purge();
     const charts = Array.from(doc.querySelectorAll(".or-chart[data-chart]"));
     if (!charts.length) return;
+    const views = [];
+    // Listeners now, not once Plotly has loaded: a page has them from its start to its end.
+    document.addEventListener(PRICES_EVENT, () => views.forEach((view) => view.render()), { signal });
+    OR.onQueryChange(() => views.forEach((view) => view.follow(OR.params())), signal);
     OR.loadScript(OR.siteUrl(PLOTLY).href, "Plotly")
       .then((Plotly) => {
         if (signal.aborted) return;
         keepStyles();
-        const views = [];
         for (const chart of charts) {
           figure(chart.getAttribute("data-chart"))
             .then((file) => {
@@ -59,10 +62,7 @@
               if (!signal.aborted) fail(chart, error.message);
             });
         }
-        const renderAll = () => views.forEach((view) => view.render());
         watchPalette(views, signal);
-        document.addEventListener(PRICES_EVENT, renderAll, { signal });
-        OR.onQueryChange(() => views.forEach((view) => view.follow(OR.params())), signal);
       })
       .catch(() => {
         if (!signal.aborted) charts.forEach((chart) => fail(chart, "the chart library could not be loaded"));
@@ -124,7 +124,6 @@
   }
 
   function fail(chart, why) {
-    chart.classList.remove("or-chart--note");
     chart.replaceChildren(OR.h("p", { class: "or-note or-chart__failed" }, `This chart cannot be shown: ${why}.`));
   }
 
@@ -410,7 +409,6 @@
       const colours = theme();
       this.note.replaceChildren(...notes.map((note) => OR.h("p", { class: "or-note" }, note)));
       this.armed = null;
-      this.chart.classList.toggle("or-chart--note", !enough);
       if (!enough) {
         this.Plotly.purge(this.plot);
         drawn.delete(this.plot);

@@ -22,7 +22,8 @@ from .conftest import Site, Watch, watched_tab
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 MODEL_PAGE = "models/llama-3.1-70b/"
-DRAWN = "() => [...document.querySelectorAll('.or-chart')].every(c => c.dataset.orDrawn)"
+CHARTS = "[...document.querySelectorAll('.or-chart')]"
+DRAWN = f"() => {CHARTS}.length > 0 && {CHARTS}.every(c => c.dataset.orDrawn)"
 # The Llama 3.1 70B recipes of the test catalogue: GPU and tokens/s per GPU (tests/browser/conftest.py).
 RECIPES = {
     "recipes/llama-3.1-70b/h100/mid/": ("H100", 900.0),
