@@ -283,8 +283,9 @@ def cost_chart(points: Sequence[Point]) -> str:
     groups = _cost_groups(points)
     panels = [cost_panel(model, group) for model, group in groups.items()]
     priced = [sum(p.usd_per_gpu_hour is not None for p in group) for group in groups.values()]
-    # The model with the most priced recipes first; the picker lists models by name.
-    selected = max(range(len(panels)), key=lambda i: (priced[i], len(list(groups.values())[i]), -i))
+    sizes = [len(group) for group in groups.values()]
+    # Shown first: the model with the most priced recipes (the picker lists models by name).
+    selected = max(range(len(panels)), key=lambda i: (priced[i], sizes[i], -i))
     return chart_file("cost", "$ per million tokens against tokens per second per GPU", panels, selected)
 
 
