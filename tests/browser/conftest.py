@@ -157,26 +157,47 @@ class Watch:
 
 
 @pytest.fixture(scope="session")
-def browser_context(site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def playwright(chromium_available: None) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def browser_context(playwright: Any, site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     origin = site.url.rstrip("/")
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=VIEWPORT,
-            color_scheme="light",
-            service_workers="block",
-        )
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
-        context.set_default_timeout(15_000)
-        try:
-            yield context
-        finally:
-            context.close()
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-profile")),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=VIEWPORT,
+        color_scheme="light",
+        service_workers="block",
+    )
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    context.set_default_timeout(15_000)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def touch_context(playwright: Any) -> Iterator[Any]:
+    """A phone: a touch screen as the only pointer (`pointer: coarse`), 390 × 844. A browser of its
+    own, started only for the tests that ask for it (a persistent context cannot make others)."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, service_workers="block"
+    )
+    context.set_default_timeout(15_000)
+    try:
+        yield context
+    finally:
+        context.close()
+        browser.close()
 
 
 @pytest.fixture

@@ -1,0 +1,287 @@
+"""Charts in Chromium: points re-priced by the price basis, the arithmetic charts.js shares with
+charts.py, the model picker, and a phone's touch screen.
+
+The price basis (`OpenRecipes.priceBasis.usdPerGpuHour(gpu)` and the `openrecipes:prices` event)
+is stubbed here, so that these tests hold whichever page script provides it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from openrecipes import charts
+
+from .conftest import Site, Watch, watched_tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+MODEL_PAGE = "models/llama-3.1-70b/"
+CHARTS = "[...document.querySelectorAll('.or-chart')]"
+DRAWN = f"() => {CHARTS}.length > 0 && {CHARTS}.every(c => c.dataset.orDrawn)"
+# The Llama 3.1 70B recipes of the test catalogue: GPU and tokens/s per GPU (tests/browser/conftest.py).
+RECIPES = {
+    "recipes/llama-3.1-70b/h100/mid/": ("H100", 900.0),
+    "recipes/llama-3.1-70b/h100/big/": ("H100", 700.0),
+    "recipes/llama-3.1-70b/h100/pricey/": ("H100", 600.0),
+    "recipes/llama-3.1-70b/h200/tenfold/": ("H200", 90.0),
+    "recipes/llama-3.1-70b/mi300x/onprem/": ("MI300X", 2000.0),
+}
+
+SET_BASIS = """prices => {
+    // A price basis as price.js provides it: $/GPU-hour by GPU key, null for none.
+    window.OpenRecipes.priceBasis = prices === null ? undefined : {
+        usdPerGpuHour: gpu => (Object.prototype.hasOwnProperty.call(prices, gpu) ? prices[gpu] : null),
+    };
+    document.dispatchEvent(new CustomEvent("openrecipes:prices"));
+}"""
+
+# What the first chart of the page draws: each drawn point's page and $/1M, the frontier, the axes.
+DRAWN_FIGURE = """() => {
+    const chart = document.querySelector(".or-chart");
+    const gd = chart.querySelector(".js-plotly-plot");
+    const shown = gd && !gd.hidden;
+    const points = {};
+    let frontier = null;
+    for (const trace of shown ? gd.data : []) {
+        const role = trace.meta && trace.meta.role;
+        if (role === "points") {
+            trace.customdata.forEach((c, i) => { if (trace.y[i] !== null) points[c[0]] = trace.y[i]; });
+        } else if (role === "pareto") {
+            frontier = trace.showlegend ? [trace.x, trace.y] : null;
+        }
+    }
+    return {
+        shown,
+        points,
+        frontier,
+        axes: shown ? [gd._fullLayout.xaxis.type, gd._fullLayout.yaxis.type] : null,
+        notes: [...chart.querySelectorAll(".or-chart__notes p")].map(p => p.textContent),
+        drawnPoints: chart.querySelectorAll(".scatterlayer .point").length,
+    };
+}"""
+
+
+def usd(price: float, tokens: float) -> float:
+    return charts.usd_per_million(price, tokens)
+
+
+def set_basis(page: Any, prices: dict[str, float | None] | None) -> dict[str, Any]:
+    """Stub the price basis (None: no basis at all), announce it, and wait for the redraw."""
+    before = page.evaluate("() => document.querySelector('.or-chart').dataset.orRenders || '0'")
+    page.evaluate(SET_BASIS, prices)
+    page.wait_for_function(
+        "before => (document.querySelector('.or-chart').dataset.orRenders || '0') !== before", arg=before
+    )
+    return page.evaluate(DRAWN_FIGURE)
+
+
+def point_boxes(page: Any) -> list[tuple[float, float]]:
+    return page.evaluate(
+        """() => [...document.querySelector(".or-chart").querySelectorAll(".scatterlayer .point")]
+            .map(e => { const b = e.getBoundingClientRect(); return [b.x, b.y]; })"""
+    )
+
+
+def test_cost_points_follow_the_price_of_each_gpu_type(page: Any, site: Site) -> None:
+    page.goto(site.url + MODEL_PAGE)
+    page.wait_for_function(DRAWN)
+
+    # Without a price basis: the build's prices; the MI300X recipe has none and is left out, said so.
+    drawn = set_basis(page, None)
+    assert set(drawn["points"]) == set(RECIPES) - {"recipes/llama-3.1-70b/mi300x/onprem/"}
+    assert drawn["notes"] == ["Not charted: 1 recipe on MI300X, which has no public price."]
+    before = point_boxes(page)
+
+    # A price for every GPU type: every point at its GPU's price, the MI300X one too.
+    prices = {"H100": 2.0, "H200": 3.0, "MI300X": 20.0}
+    drawn = set_basis(page, prices)
+    assert drawn["points"] == {url: usd(prices[gpu], tokens) for url, (gpu, tokens) in RECIPES.items()}
+    assert drawn["drawnPoints"] == 5 and drawn["notes"] == []
+    assert point_boxes(page) != before  # the points moved
+    # The frontier, as charts.py computes it: MI300X (fastest) and the cheapest H100 one.
+    xy = [(tokens, usd(prices[gpu], tokens)) for gpu, tokens in RECIPES.values()]
+    front = charts.pareto_front(xy)
+    assert drawn["frontier"] == [[xy[i][0] for i in front], [xy[i][1] for i in front]]
+    assert drawn["frontier"][0] == [900.0, 2000.0]
+    # 90 to 2,000 tokens/s (22×), $0.62 to $9.26 (15×): both axes logarithmic.
+    assert drawn["axes"] == ["log", "log"]
+
+    # One GPU type's price changes: only its points move.
+    drawn2 = set_basis(page, prices | {"H200": 1.5})
+    assert drawn2["points"] == drawn["points"] | {"recipes/llama-3.1-70b/h200/tenfold/": usd(1.5, 90.0)}
+
+    # No price for H100: its recipes leave the chart, and two points are too few for one.
+    drawn = set_basis(page, {"H200": 3.0, "MI300X": 20.0})
+    assert drawn["shown"] is False and drawn["drawnPoints"] == 0
+    assert drawn["notes"] == [
+        "Only 2 of these recipes have a price: too few for a chart (the table lists them).",
+        "Not charted: 3 recipes on H100, which has no price in the price basis.",
+    ]
+
+    # Prices again: the chart comes back; one dominating point makes no frontier line.
+    drawn = set_basis(page, {"H100": 2.0, "H200": 3.0, "MI300X": 1.0})
+    assert drawn["shown"] is True and drawn["drawnPoints"] == 5
+    assert drawn["frontier"] is None  # MI300X is the fastest and the cheapest: a frontier of one
+
+
+def test_the_chart_drawn_without_a_price_basis_is_the_file_the_build_wrote(page: Any, site: Site) -> None:
+    for path in ("", MODEL_PAGE):
+        page.goto(site.url + path)
+        page.wait_for_function(DRAWN)
+        drawn = set_basis(page, None)
+        name = page.get_attribute(".or-chart", "data-chart")
+        file = json.loads((site.root / "charts" / f"{name}.json").read_text(encoding="utf-8"))
+        figure = file["panels"][file["selected"]]["figure"]
+        points = {
+            c[0]: y
+            for trace in figure["data"]
+            if trace["meta"]["role"] == "points"
+            for c, y in zip(trace["customdata"], trace["y"], strict=True)
+            if y is not None
+        }
+        pareto = next(t for t in figure["data"] if t["meta"]["role"] == "pareto")
+        assert drawn["points"] == points
+        assert drawn["frontier"] == ([pareto["x"], pareto["y"]] if pareto["showlegend"] else None)
+        assert drawn["axes"] == [figure["layout"]["xaxis"]["type"], figure["layout"]["yaxis"]["type"]]
+        # The hover text too: the price line written again by the script is the build's.
+        texts = page.evaluate(
+            """() => document.querySelector('.or-chart .js-plotly-plot').data
+                .filter(t => t.meta.role === 'points').map(t => t.text)"""
+        )
+        assert texts == [t["text"] for t in figure["data"] if t["meta"]["role"] == "points"]
+
+
+def test_the_scripts_arithmetic_is_charts_py(page: Any, site: Site) -> None:
+    page.goto(site.url + MODEL_PAGE)
+    page.wait_for_function(DRAWN)
+    rng = random.Random(12)
+    cases: list[list[tuple[float, float]]] = [
+        [],
+        [(1.0, 1.0)],
+        [(1.0, 1.0), (1.0, 1.0)],  # the same point twice
+        [(2.0, 1.0), (1.0, 1.0), (3.0, 1.0)],  # equal prices
+        [(2.0, 3.0), (2.0, 1.0), (2.0, 2.0)],  # equal throughputs
+        [(1.0, 5.0), (2.0, 4.0), (3.0, 3.0), (4.0, 2.0)],  # all on the frontier
+    ]
+    for _ in range(200):
+        count = rng.randint(1, 25)
+        cases.append(
+            [
+                (rng.choice([rng.uniform(1, 5e4), 100.0, 900.0]), rng.choice([rng.random() * 5, 0.5]))
+                for _ in range(count)
+            ]
+        )
+    got = page.evaluate("cases => cases.map(c => OpenRecipes.charts.paretoFront(c))", cases)
+    assert got == [charts.pareto_front(case) for case in cases]
+
+    spans = [[], [5.0], [1.0, 10.0], [1.0, 10.000001], [0.0, 1.0, 50.0], [3.0, 3.0], [0.06, 0.1], [16.0, 1413.0]]
+    got = page.evaluate("spans => spans.map(s => OpenRecipes.charts.axisType(s))", spans)
+    assert got == [charts.axis_type(span) for span in spans]
+    assert got[2:4] == ["linear", "log"]  # more than 10×, not 10× itself
+
+    prices = [(rng.uniform(0.5, 15), rng.uniform(10, 5e4)) for _ in range(200)] + [(6.88, 900.0), (7.912, 1194.3)]
+    got = page.evaluate(
+        "pairs => pairs.map(([p, t]) => [OpenRecipes.charts.usdPerMillion(p, t), OpenRecipes.charts.priceText(p, t)])",
+        prices,
+    )
+    assert got == [[charts.usd_per_million(p, t), charts.price_text(p, t)] for p, t in prices]
+
+    texts = ["<b>bold</b> & 'q' \"dq\"", "a<br>b", "&amp;", "plain"]
+    assert page.evaluate("texts => texts.map(OpenRecipes.charts.escape)", texts) == [charts.escape(t) for t in texts]
+
+
+def test_a_page_of_several_models_has_a_picker(page: Any, site: Site) -> None:
+    """Home has a cost chart per model; the test catalogue has one model with enough recipes, so
+    the file is given a second panel (Llama 3.1 8B, the same points at twice the throughput)."""
+
+    def two_panels(route: Any) -> None:
+        file = route.fetch().json()
+        other = json.loads(json.dumps(file["panels"][0]))
+        other["name"] = "Llama 3.1 8B"
+        for trace in other["figure"]["data"]:
+            trace["x"] = [x * 2 if x is not None else None for x in trace["x"]]
+            for point in trace.get("customdata", []):
+                point[2] *= 2
+        file["panels"].append(other)
+        route.fulfill(json=file)
+
+    page.route("**/charts/home-cost.json", two_panels)
+    xs = "() => document.querySelector('.or-chart .js-plotly-plot').data[0].x"
+    page.goto(site.url)
+    page.wait_for_function(DRAWN)
+    select = page.locator(".or-chart select")
+    assert select.locator("option").all_text_contents() == ["Llama 3.1 70B", "Llama 3.1 8B"]
+    assert page.locator(".or-chart label:has(select)").text_content().startswith("Model")
+    first = page.evaluate(xs)
+    select.select_option(label="Llama 3.1 8B")
+    page.wait_for_function(f"first => JSON.stringify(({xs})()) !== JSON.stringify(first)", arg=first)
+    assert page.evaluate(xs) == [x * 2 for x in first]
+
+    # The address's model (as the table's model filter writes it) chooses the panel.
+    page.goto(site.url + "?model=Llama+3.1+8B")
+    page.wait_for_function(DRAWN)
+    assert select.input_value() == "1"
+    assert page.evaluate(xs) == [x * 2 for x in first]
+
+
+def test_on_a_touch_screen_the_first_tap_shows_the_tooltip_and_the_second_opens(touch_context: Any, site: Site) -> None:
+    watch = Watch()
+    with watched_tab(touch_context, site.url, watch) as tab:
+        tab.goto(site.url + MODEL_PAGE)
+        tab.wait_for_function(DRAWN)
+        assert tab.evaluate("matchMedia('(pointer: coarse)').matches") is True
+        assert tab.locator(".or-chart .modebar").count() == 0  # no tool bar over the plot
+        tab.evaluate("window.__notReloaded = true")
+
+        point = tab.locator(".or-chart .scatterlayer .point").first
+        point.scroll_into_view_if_needed()
+        box = point.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        tab.touchscreen.tap(x, y)
+        label = tab.locator(".or-chart .hoverlayer .hovertext")
+        label.wait_for()
+        text = label.text_content()
+        assert "Llama 3.1 70B on" in text and "per 1M tokens" in text and text.endswith("Tap again to open")
+        tab.wait_for_timeout(500)  # a navigation would have started by now
+        assert urlsplit(tab.url).path == "/" + MODEL_PAGE
+
+        tab.touchscreen.tap(x, y)
+        tab.wait_for_url(re.compile(r"/recipes/llama-3\.1-70b/"))
+        assert tab.evaluate("window.__notReloaded") is True  # instant navigation
+
+
+def test_on_a_touch_screen_a_swipe_over_a_chart_scrolls_the_page(touch_context: Any, site: Site) -> None:
+    """Plotly takes a drag over the plot for a zoom, which on a phone traps the finger scrolling
+    past a chart (and leaves no tool bar to undo it): on touch screens there is no drag."""
+    watch = Watch()
+    with watched_tab(touch_context, site.url, watch) as tab:
+        tab.goto(site.url + MODEL_PAGE)
+        tab.wait_for_function(DRAWN)
+        plot = tab.locator(".or-chart .js-plotly-plot .nsewdrag").first  # the plot area's drag layer
+        plot.scroll_into_view_if_needed()
+        box = plot.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8
+        assert tab.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('.or-chart')", [x, y])
+        before = tab.evaluate("scrollY")
+        cdp = tab.context.new_cdp_session(tab)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, 11):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 20 * step}]})
+            tab.wait_for_timeout(16)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        tab.wait_for_function("before => scrollY > before + 100", arg=before)
+        cdp.detach()
+
+
+def test_with_a_mouse_the_mode_bar_is_there(page: Any, site: Site) -> None:
+    page.goto(site.url + MODEL_PAGE)
+    page.wait_for_function(DRAWN)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches") is False
+    page.hover(".or-chart .js-plotly-plot")
+    assert page.locator(".or-chart .modebar").count() >= 1
