@@ -114,6 +114,26 @@ def test_both_recipes_of_a_comparison_are_side_by_side_at_1440_px(page: Any, sit
         assert max(rights) <= DESKTOP["width"], table
 
 
+def test_schema_field_names_are_never_broken(page: Any, site: Site) -> None:
+    open_at(page, site, "schema/", DESKTOP)
+    broken = page.eval_on_selector_all(
+        "article td:first-child > code:only-child",
+        "codes => codes.filter(c => c.getClientRects().length > 1).map(c => c.textContent)",
+    )
+    assert page.locator("article td:first-child > code:only-child").count() > 50
+    assert broken == []
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_formulas_wrap_instead_of_being_clipped(page: Any, site: Site, size: dict[str, int]) -> None:
+    open_at(page, site, "methodology/", size)
+    overflowing = page.eval_on_selector_all(
+        "pre.or-formula > code", "codes => codes.map(c => c.scrollWidth - c.clientWidth)"
+    )
+    assert len(overflowing) == 2
+    assert max(overflowing) <= 1
+
+
 @pytest.mark.parametrize("path", ["", SEED_PAGE, COMPARE_PAGE, "methodology/", "schema/"])
 def test_nothing_widens_the_page_on_a_phone(page: Any, site: Site, path: str) -> None:
     open_at(page, site, path, PHONE)
