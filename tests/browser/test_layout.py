@@ -106,12 +106,19 @@ def test_every_check_result_badge_is_whole_at_1440_px(page: Any, site: Site) -> 
     assert cut == []
 
 
-def test_both_recipes_of_a_comparison_are_side_by_side_at_1440_px(page: Any, site: Site) -> None:
-    open_at(page, site, COMPARE_PAGE, DESKTOP)
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_both_recipes_of_a_comparison_are_side_by_side(page: Any, site: Site, size: dict[str, int]) -> None:
+    open_at(page, site, COMPARE_PAGE, size)
     for table in ("[data-or-compare-figures]", "[data-or-compare-fields]"):
         rights = page.eval_on_selector_all(f"{table} thead th", "ths => ths.map(t => t.getBoundingClientRect().right)")
         assert len(rights) == 3, table
-        assert max(rights) <= DESKTOP["width"], table
+        assert max(rights) <= size["width"], table
+
+
+def test_headline_figures_are_two_a_row_on_a_phone(page: Any, site: Site) -> None:
+    open_at(page, site, SEED_PAGE, PHONE)
+    tops = page.eval_on_selector_all(".or-figures > .or-figure", "els => els.map(e => e.getBoundingClientRect().top)")
+    assert len(tops) == 7 and tops[0] == tops[1] and tops[2] == tops[3] and tops[1] < tops[2]
 
 
 def test_schema_field_names_are_never_broken(page: Any, site: Site) -> None:
