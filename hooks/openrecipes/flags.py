@@ -40,7 +40,7 @@ def today() -> dt.date:
 
 
 def _age(days: int) -> str:
-    """`266 days`; past two years also in years, which is how people think of stacks."""
+    """`266 days`; past two years also in years, which is how people read long ages."""
     if days < 730:
         return fmt.plural(days, "day")
     return f"{fmt.plural(days, 'day')} (over {days // 365} years)"
