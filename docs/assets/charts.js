@@ -339,7 +339,7 @@
       this.touch = touchScreen();
       this.queue = Promise.resolve();
       this.armed = null; // on a touch screen, the point whose tooltip the first tap showed
-      this.plot = OR.h("div", { class: "or-chart__plot", role: "img", "aria-label": file.label || "chart" });
+      this.plot = OR.h("div", { class: "or-chart__plot", role: "figure", "aria-label": file.label || "chart" });
       this.note = OR.h("div", { class: "or-chart__notes" });
       this.index = this.initialPanel(OR.params());
       const parts = [];

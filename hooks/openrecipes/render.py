@@ -19,7 +19,7 @@ import jinja2
 import yaml
 from markupsafe import Markup
 
-from . import describe, facts, fmt
+from . import describe, facts, flags, fmt
 from .fragments import FragmentError, block, collecting, fragment, holds_token, restore
 from .markup import code_block, html_text, markdown_html, markdown_inline_html
 
@@ -88,7 +88,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         percent=_trusted(fmt.percent),
         as_written=_trusted(fmt.as_written),
     )
-    env.globals.update(describe=describe, facts=facts)
+    env.globals.update(describe=describe, facts=facts, flags=flags)
     return env
 
 

@@ -344,7 +344,7 @@ def test_charts_draw_on_a_full_load_and_after_instant_navigation(page: Any, site
     assert page.locator(POINTS).count() == 4  # the four H100 recipes' MFU (one GPU type: no cost chart)
     page.evaluate("window.__notReloaded = true")
 
-    page.locator("nav.md-nav--primary a.md-nav__link", has_text="Recipes").first.click()  # the home page
+    page.locator("a.md-tabs__link", has_text="Recipes").click()  # the home page
     wait_for_path(page, "")
     assert page.evaluate("window.__notReloaded") is True
     page.wait_for_function(charts_drawn())
@@ -377,8 +377,8 @@ def test_instant_navigation_leaves_no_listeners_behind(page: Any, site: Site) ->
 
     def round_trip() -> None:
         """Home -> GPUs -> H100 (charts, table, price) -> compare -> home, all by instant navigation."""
-        nav = "nav.md-nav--primary a.md-nav__link"
-        page.locator("a.md-footer__link--next").click()  # Models (the home page hides the sidebar)
+        nav = "a.md-tabs__link"  # the navigation, as tabs in the header of every page
+        page.locator(nav, has_text="Models").first.click()
         wait_for_path(page, "models/")
         page.locator(nav, has_text="GPUs").first.click()
         wait_for_path(page, "gpus/")

@@ -1,0 +1,91 @@
+"""Flags beside a recipe's headline figures: a price older than the measurement, an old stack."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from conftest import SEED_ID, BuildResult
+
+from openrecipes import flags
+
+MEASURED = dt.date(2026, 10, 14)
+
+
+def recipe(*, measured: dt.date | None = MEASURED, published: dt.date | None = None, price_age: int | None = 0) -> Any:
+    """The parts of a recipe and its derived figures the flags read."""
+    as_of = MEASURED - dt.timedelta(days=price_age or 0)
+    instance = SimpleNamespace(key="AWS p5en.48xlarge", sourced=SimpleNamespace(as_of=as_of))
+    fields = SimpleNamespace(
+        result=SimpleNamespace(measured=measured),
+        source=SimpleNamespace(published=published) if published else None,
+    )
+    derived = SimpleNamespace(
+        price_age_days=price_age, price=SimpleNamespace(instance=instance) if price_age is not None else None
+    )
+    return fields, derived
+
+
+def keys(found: tuple[flags.Flag, ...]) -> list[str]:
+    return [flag.key for flag in found]
+
+
+@pytest.mark.parametrize(("age", "flagged"), [(0, False), (180, False), (181, True), (-400, False), (None, False)])
+def test_a_price_more_than_180_days_older_than_the_measurement_is_flagged(age: int | None, flagged: bool) -> None:
+    found = flags.recipe(*recipe(price_age=age), on=MEASURED)
+    assert keys(found) == (["price-age"] if flagged else [])
+    if flagged:
+        assert found[0].title == "The price is 181 days older than the measurement"
+        assert "as of 2026-04-16, 181 days before the run was measured (2026-10-14)" in found[0].text
+
+
+@pytest.mark.parametrize(("days", "flagged"), [(0, False), (365, False), (366, True), (800, True)])
+def test_figures_measured_more_than_a_year_before_the_build_flag_the_stack(days: int, flagged: bool) -> None:
+    found = flags.recipe(*recipe(), on=MEASURED + dt.timedelta(days=days))
+    assert keys(found) == (["stack-age"] if flagged else [])
+    if flagged:
+        assert found[0].title == "Measured more than a year before this page was built"
+        assert "These figures are from 2026-10-14, so the software stack" in found[0].text
+
+
+def test_a_published_recipe_without_a_measurement_date_is_dated_by_its_publication() -> None:
+    fields, derived = recipe(measured=None, published=dt.date(2025, 6, 13), price_age=None)
+    found = flags.recipe(fields, derived, on=dt.date(2026, 12, 2))
+    assert [flag.key for flag in found] == ["stack-age"]
+    assert found[0].title == "Published more than a year before this page was built"
+    assert flags.recipe(fields, derived, on=dt.date(2026, 6, 13)) == ()
+
+
+def test_long_price_ages_are_also_said_in_years() -> None:
+    found = flags.recipe(*recipe(price_age=1000), on=MEASURED)
+    assert found[0].title == "The price is 1000 days (over 2 years) older than the measurement"
+
+
+def test_no_flag_says_the_date_of_the_build() -> None:
+    """A page built from the same commit reads the same on any later day (test_reproducible.py)."""
+    texts = {flags.recipe(*recipe(), on=dt.date(year, 1, 1)) for year in (2028, 2031)}
+    assert len(texts) == 1
+
+
+def test_a_recipe_with_no_dates_has_no_flags() -> None:
+    assert flags.recipe(*recipe(measured=None, price_age=None), on=MEASURED) == ()
+
+
+def test_the_seed_page_shows_its_price_age_right_after_the_headline_figures(seed_site: BuildResult) -> None:
+    """The seed's price (2026-01-21) is 266 days older than its run (2026-10-14): a warning
+    admonition, not the grey note it was."""
+    html = seed_site.html(f"recipes/{SEED_ID}/")
+    figures_end = html.index('<div class="or-figures">')
+    after = html[figures_end:]
+    flag = re.search(r'</div>\s*</div>\s*<div class="admonition warning or-flag" data-or-flag="price-age">', after)
+    assert flag, "the price-age flag does not follow the figures"
+    assert "The price is 266 days older than the measurement" in after[: after.index("data-or-price")]
+
+
+def test_a_recipe_published_over_a_year_ago_shows_the_stack_age(seed_site: BuildResult) -> None:
+    # Published 2025-06-13: more than a year before any build from now on.
+    html = seed_site.html("recipes/llama-3.1-8b/h100-96gb/tt-202412-torchtitan-fp8-8gpu-fsdp8-cp1/")
+    assert re.search(r'data-or-flag="stack-age">\s*<p class="admonition-title">Published more than a year', html)
