@@ -468,7 +468,7 @@ def test_compare_shows_deltas_differing_fields_and_a_script_diff(page: Any, site
         )
 
     assert metric("Tokens/s per GPU") == ["900.0", "700.0\n−22.2%"]
-    assert metric("$ / 1M tokens") == ["$2.12", "$2.73\n+$0.61 (+28.6%)"]
+    assert metric("$ / 1M tokens") == ["$2.12", "$2.73\n+$0.6067 (+28.6%)"]  # below a dollar: four figures
     assert metric("MFU")[1].endswith("−8.6 pp")
     assert metric("Step-time CV")[1].endswith("same")
     assert metric("Run cost") == ["$82.56", "$660.48\n+$577.92 (+700.0%)"]
@@ -504,7 +504,7 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     price_cells = page.eval_on_selector_all(
         "[data-or-compare-figures] tr[data-metric='$ / 1M tokens'] td", "cells => cells.map(c => c.innerText.trim())"
     )
-    assert price_cells == ["$1.84", "$0.21\n−$1.63 (−88.5%)", "no public price\n–"]
+    assert price_cells == ["$1.84", "$0.2123\n−$1.63 (−88.5%)", "no public price\n–"]
     assert page.get_attribute("[data-or-compare-fields] tr[data-path='stack.framework']", "data-differs") == "true"
     # The seed's script and a synthetic one share no line: all removed, all added.
     cheap = page.locator("[data-or-diff='llama-3.1-8b/h100/cheap'] .or-diff__line")
@@ -615,8 +615,11 @@ def test_a_phone_sized_window_keeps_the_table_inside_the_page(page: Any, site: S
 def test_numbers_are_formatted_exactly_as_the_python_side_formats_them(page: Any, site: Site) -> None:
     values = [0, 0.005, 0.125, 0.135, 1.005, 2.675, 1.8402225385395443, 0.92802, 24.4198, 1194.3, 9000.0]
     values += [25623920640, 1e-7, 1.5e-7, 123456789.125, 0.1857, 0.38515, 0.999999, 99.995, 1e21, 3.99 / 1194.3]
+    # Prices below a dollar keep four significant figures, counted after rounding.
+    values += [0.212345, 0.0051234, 0.99995, 0.99996, 0.099996, 0.0999949, 0.0099995, 0.00012345, 1.0, 0.5]
     random = __import__("random").Random(4)
     values += [round(random.uniform(0, 10_000), random.randint(0, 6)) for _ in range(300)]
+    values += [random.uniform(0, 2) * 10 ** -random.randint(0, 7) for _ in range(300)]
     page.goto(site.url + "about/")
     got = page.evaluate(
         """values => values.map(v => [
