@@ -70,6 +70,8 @@ class GpuSpec:
 class InstanceSpec:
     key: str
     provider: str
+    kind: str
+    """`hyperscaler` or `neocloud`: which price-basis preset it belongs to (pricebasis.py)."""
     gpu: str
     gpus: int
     usd_per_hour: float
@@ -188,6 +190,7 @@ def _instance(key: str, entry: Mapping[str, Any]) -> InstanceSpec:
     return InstanceSpec(
         key=key,
         provider=entry["provider"],
+        kind=entry["kind"],
         gpu=entry["gpu"],
         gpus=entry["gpus"],
         usd_per_hour=entry["usd_per_hour"],
