@@ -58,8 +58,19 @@ def test_api_json_has_every_field_derived_figures_and_checks(project: Project) -
 
     assert_contains(seed["fields"], original, "$")
     assert seed["derived"]["peak_tflops"] == 989
-    assert round(seed["derived"]["usd_per_million_tokens"], 4) == 1.8402
+    # $ / 1M at the price basis, which it names; and at the recipe's own instance.
+    assert round(seed["derived"]["usd_per_million_tokens"], 4) == 1.0466
+    assert seed["derived"]["usd_per_gpu_hour"] == 4.5
+    assert seed["derived"]["price_basis"] == {
+        "preset": "cheapest",
+        "instance": "Nebius H200",
+        "provider": "Nebius",
+        "usd_per_gpu_hour": 4.5,
+        "as_of": "2026-09-25",
+    }
+    assert round(seed["derived"]["instance_usd_per_million_tokens"], 4) == 1.8402
     assert seed["derived"]["instance"]["name"] == "AWS p5en.48xlarge"
+    assert api["recipes"][2]["derived"]["price_basis"] is None  # no sourced MI300X price
     assert {c["name"]: c["passed"] for c in seed["checks"]}["MFU"] is True
     assert api["recipes"][2]["fields"]["result"]["usd_per_million_tokens"] is None
 
@@ -80,20 +91,25 @@ def test_api_csv_has_the_comparison_columns(project: Project) -> None:
             "layout": "TP4 PP2",
             "tokens_per_s_per_gpu": "1194.3",
             # The figures the site recomputes from sourced data, at full precision; the recipe's own are in the JSON.
-            "usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
+            # $ / 1M at the price basis of H200, named; and at the recipe's own instance.
+            "usd_per_million_tokens": repr(4.5 / (1194.3 * 3600) * 1e6),
+            "price_basis": "cheapest",
+            "basis_instance": "Nebius H200",
+            "basis_usd_per_gpu_hour": "4.5",
+            "instance_usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
             "mfu": repr(6 * 25623920640 * 1194.3 / 989e12),
             "status": "verified",
             "correctness": "pass",
             "measured": "2026-10-14",
             "framework": "slime 0.3.0: THUDM/slime a897e1f plus 8 commits that do not change the training step",
             "instance": "AWS p5en.48xlarge",
-            "priced_at": "AWS p5en.48xlarge",
-            "price_basis": "false",
         }
         == rows[0]
     )
-    # No sourced MI300X price: no figure, no instance.
-    assert (rows[2]["usd_per_million_tokens"], rows[2]["instance"], rows[2]["priced_at"]) == ("", "", "")
+    # No sourced MI300X price: no figure, no basis, no instance.
+    no_price = ["usd_per_million_tokens", "price_basis", "basis_instance", "basis_usd_per_gpu_hour"]
+    no_price += ["instance", "instance_usd_per_million_tokens"]
+    assert [rows[2][column] for column in no_price] == [""] * len(no_price)
 
 
 def test_csv_cells_cannot_become_spreadsheet_formulas(project: Project) -> None:
@@ -215,7 +231,7 @@ def test_charts_hold_a_point_per_priced_recipe_and_the_pareto_frontier(project: 
     points = {trace["name"]: trace for trace in cost["data"]}
     assert set(points) == {"H100", "H200", "Pareto frontier"}
     assert points["H200"]["customdata"] == [f"recipes/{SEED_ID}/"]
-    assert points["H200"]["y"] == [7.912 / (1194.3 * 3600) * 1e6]  # recomputed from the sourced price
+    assert points["H200"]["y"] == [4.5 / (1194.3 * 3600) * 1e6]  # at the price basis: Nebius H200
     assert points["Pareto frontier"]["x"] == [1194.3]  # the seed is both faster and cheaper than p5
     assert sum(len(trace["y"]) for trace in mfu["data"]) == 3
     assert "template" not in cost["layout"]
@@ -231,7 +247,7 @@ def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
     assert result.ok, result.errors()
     text = _text(result.html("recipes/llama-3.1-70b/h100/base/"))
     assert "Other recipes for this model" in text
-    assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.93 (−9.1%) 42.4% (+3.9 pp) verified" in text
+    assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.08 (−9.1%) 42.4% (+3.9 pp) verified" in text
 
 
 def test_compare_page_is_linked_from_every_recipe(project: Project) -> None:

@@ -31,7 +31,9 @@ def test_seed_recipe_page_shows_every_section(seed_site: BuildResult) -> None:
         "verified",
         "correctness: pass",
         "Tokens/s per GPU 1,194.3",
-        "$ / 1M tokens $1.84 AWS p5en.48xlarge",
+        # At the price basis of its GPU type, and at the instance it names.
+        "$ / 1M tokens $1.05 at the price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
+        " at its own instance, AWS p5en.48xlarge: $1.84",
         "MFU 18.6% N = 25,623,920,640 active parameters per token",
         "Step-time CV 1.89%",
         "GPU-hours 5.8",
@@ -124,16 +126,21 @@ def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Proje
     project.add_synthetic("llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0)
     project.add_synthetic("llama-3.1-70b/b200/onprem", gpu="B200", instance=None, tokens_per_s=2000.0)
     project.add_synthetic("llama-3.1-70b/h200/tenfold", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=90.0)
+    # At its own Azure instance ($12.29 per GPU-hour) it would rank after mid-a and mid-b ($2.2759).
+    azure = "Azure Standard_ND96isr_H100_v5"
+    project.add_synthetic("llama-3.1-70b/h100/azure", instance=azure, tokens_per_s=1500.0)
     result = project.build()
     assert result.ok, result.errors()
     order = [row["data-recipe"] for row in table_rows(result.html(""))]
+    # Every $ / 1M at the price basis of the GPU type: H100 at Nebius's $3.85, H200 at Nebius's $4.50.
     assert order == [
-        "llama-3.1-8b/h100/cheap",  # $0.2123
-        "llama-3.1-70b/b200/onprem",  # $0.9431: no instance of its own, priced at RunPod's $6.79 per B200-hour
-        "llama-3.1-70b/h100/mid-a",  # $2.1235, same MFU as mid-b: by id
+        "llama-3.1-8b/h100/cheap",  # $0.1188
+        "llama-3.1-70b/h100/azure",  # $0.7130, whatever its author paid Azure
+        "llama-3.1-70b/b200/onprem",  # $0.9431: priced at RunPod's $6.79 per B200-hour
+        "llama-3.1-70b/h100/mid-a",  # $1.19, same MFU as mid-b: by id
         "llama-3.1-70b/h100/mid-b",
-        "llama-3.1-70b/h100/pricey",  # $3.1852
-        "llama-3.1-70b/h200/tenfold",  # $24.4198: 24 sorts after 3 as a number
+        "llama-3.1-70b/h100/pricey",  # $1.78
+        "llama-3.1-70b/h200/tenfold",  # $13.89: 13 sorts after 1 as a number
         "llama-3.1-70b/mi300x/onprem",  # no sourced MI300X price at all: last
     ]
 
@@ -150,7 +157,7 @@ def test_fleets_of_other_gpus_and_several_nodes_build(project: Project) -> None:
     assert "32 × A100 80 GB (AWS p4de.24xlarge, 8 per node, 4 nodes)" in text
     # On-premises GPUs are priced at the price basis for their type, and say so.
     onprem = visible_text(result.html("recipes/mixtral-8x7b/b200/ep/"))
-    assert "price basis: RunPod Secure B200, the cheapest sourced B200" in onprem
+    assert "at the price basis: RunPod Secure B200, $6.79 per GPU-hour, the cheapest sourced B200" in onprem
     assert "16 × B200 180 GB (no public price, 8 per node, 2 nodes)" in onprem
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import describe, facts, records
+from . import describe, facts, pricebasis, records
 from .checks import Derived
 from .feed import atom_feed
 from .loader import Entry
@@ -44,13 +44,25 @@ def fields_json(entry: Entry) -> dict[str, Any]:
 
 
 def derived_json(derived: Derived) -> dict[str, Any]:
-    instance = derived.instance
+    instance, basis = derived.instance, derived.basis
     return {
         "gpu": derived.gpu.key if derived.gpu else None,
         "peak_tflops": derived.peak_tflops,
         "mfu": derived.mfu,
+        # At the price basis of the GPU type, which `price_basis` names; the recipe's own instance
+        # gives `instance_usd_per_million_tokens`.
         "usd_per_million_tokens": derived.usd_per_million_tokens,
-        "usd_per_gpu_hour": derived.usd_per_gpu_hour,
+        "usd_per_gpu_hour": basis.usd_per_gpu_hour if basis else None,
+        "price_basis": None
+        if basis is None
+        else {
+            "preset": pricebasis.DEFAULT.key,
+            "instance": basis.instance.key,
+            "provider": basis.instance.provider,
+            "usd_per_gpu_hour": basis.usd_per_gpu_hour,
+            "as_of": basis.instance.sourced.as_of.isoformat(),
+        },
+        "instance_usd_per_million_tokens": derived.instance_usd_per_million_tokens,
         "tokens_per_gpu_hour": derived.tokens_per_gpu_hour,
         "run_cost_usd": derived.run_cost_usd,
         "price_age_days": derived.price_age_days,

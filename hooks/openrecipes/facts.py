@@ -18,15 +18,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from . import describe, fmt, records
+from . import describe, fmt, pricebasis, records
 from .loader import Entry
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"
 
 Cell = Literal["text", "link", "badge", "price", "code"]
-"""How a value is drawn: plain text, a link to the recipe's page, a status badge, a price that the
-price calculator recomputes, or code (hashes, revisions)."""
+"""How a value is drawn: plain text, a link to the recipe's page, a status badge, a $ / 1M tokens
+that the page scripts recompute at the reader's price basis (price.js), or code (hashes, revisions)."""
 
 Section = Literal["fleet", "layout", "moe", "stack", "workload", "dataset", "build", "correctness"]
 """The tables of a recipe page, in the order the page shows them (see recipe.md.j2)."""
@@ -160,6 +160,11 @@ def _derived_degree(value: tuple[int, bool]) -> str:
     return f"{degree} (derived: GPUs ÷ (TP × PP × CP))" if derived else str(degree)
 
 
+def _basis(read: Callable[[Any], Any]) -> Callable[[Entry], Any]:
+    """`read` of the price basis of the recipe's GPU type, ABSENT when no price is sourced for it."""
+    return lambda entry: ABSENT if entry.derived.basis is None else read(entry.derived.basis)
+
+
 def _provider(entry: Entry) -> Any:
     """Where the GPUs were: the provider of the instance the recipe rented, else the system it names."""
     gpu = entry.recipe.fields.gpu
@@ -275,19 +280,28 @@ FACTS: tuple[Fact, ...] = (
         facet_value=lambda value: value.replace(":", " ").split()[0],
         csv="framework",
     ),
-    Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
-    Fact(
-        "priced_at",
-        "Priced at",
-        lambda entry: ABSENT if entry.derived.price is None else entry.derived.price.instance.key,
-        csv="priced_at",
-    ),
+    # Which price each $ / 1M is at: the basis of the GPU type, and the recipe's own instance.
     Fact(
         "price_basis",
-        "Price from the basis",
-        lambda entry: ABSENT if entry.derived.price is None else entry.derived.price.basis,
-        show=_yes_no,
+        "Price basis",
+        _basis(lambda basis: pricebasis.DEFAULT.key),
         csv="price_basis",
+    ),
+    Fact("basis_instance", "Basis instance", _basis(lambda basis: basis.instance.key), csv="basis_instance"),
+    Fact(
+        "basis_usd_per_gpu_hour",
+        "Basis $ per GPU-hour",
+        _basis(lambda basis: basis.usd_per_gpu_hour),
+        show=_usd,
+        csv="basis_usd_per_gpu_hour",
+    ),
+    Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
+    Fact(
+        "instance_usd",
+        "$ / 1M tokens at its own instance",
+        _derived_or_absent("instance_usd_per_million_tokens"),
+        show=_usd,
+        csv="instance_usd_per_million_tokens",
     ),
     # The recipe page's tables.
     Fact("fleet", "GPUs", lambda entry: describe.fleet(entry.recipe), section="fleet"),

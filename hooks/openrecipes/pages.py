@@ -14,7 +14,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from . import charts, describe
+from . import charts, describe, pricebasis
 from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE, check_statements
 from .loader import RECIPE_SUFFIX, Entry, slug
 from .outputs import (
@@ -198,6 +198,8 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
         price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
         checks=check_statements(),
+        basis_presets=pricebasis.price_data(site.reference)["presets"],
+        basis_gpus=list(site.reference.gpus),
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)

@@ -122,12 +122,6 @@ class Reference:
                 return spec
         return None
 
-    def cheapest_instance(self, gpu: GpuSpec) -> InstanceSpec | None:
-        """The sourced on-demand instance with the lowest price per GPU-hour for `gpu`: the default
-        price basis of a recipe that names no instance of its own."""
-        offers = [spec for spec in self.instances.values() if spec.gpu == gpu.key]
-        return min(offers, key=lambda spec: (spec.usd_per_gpu_hour, spec.key), default=None)
-
 
 def closest(name: str, known: list[str]) -> str | None:
     by_normal = {normalise(option): option for option in known}
