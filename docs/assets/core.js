@@ -216,11 +216,6 @@
   OR.usd = (value, places) => "$" + fixed(value, places === undefined ? pricePlaces(value) : places, 0);
   /** 0.1857 -> "18.6%". */
   OR.percent = (fraction, places = 1) => fixed(fraction, places, 2) + "%";
-  /** A price as written, at least to the cent: 4.5 -> "$4.50", 2.744705 -> "$2.744705". */
-  OR.money = function (value) {
-    const decimals = (plain(value).split(".")[1] || "").length;
-    return "$" + fixed(value, Math.max(2, decimals), 0);
-  };
   /** A number as written, with thousands separators: 25623920640 -> "25,623,920,640". */
   OR.asWritten = function (value) {
     return fixed(value, (plain(value).split(".")[1] || "").length, 0);

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import datetime as dt
+import functools
 import io
 import json
 from collections.abc import Callable, Sequence
@@ -19,7 +20,8 @@ from . import describe, facts, pricebasis, records
 from .checks import Derived
 from .feed import atom_feed
 from .loader import Entry
-from .outputs import API_CSV, API_JSON, FACETS_JS, FEED, SCHEMA_JSON, Output
+from .outputs import API_CSV, API_JSON, FACETS_JS, FEED, PRICES_JS, SCHEMA_JSON, Output
+from .reference import Reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 
 API_VERSION = 1
@@ -120,10 +122,15 @@ def _defuse(value: Any) -> Any:
 
 
 def data_outputs(
-    root: Path, entries: Sequence[Entry], url: Callable[[Entry], str], site_url: str | None
+    root: Path,
+    entries: Sequence[Entry],
+    url: Callable[[Entry], str],
+    site_url: str | None,
+    reference: Reference,
 ) -> list[Output]:
     """The catalogue as files for programs: `api/recipes.json` and `.csv`, the schema as JSON, the
-    Atom feed, and the table script's filters; `url` is a recipe page's address from the site root."""
+    Atom feed; and the page scripts' data: the table's filters, the price-basis presets (from
+    `reference`). `url` is a recipe page's address from the site root."""
 
     def api() -> str:
         rows = [recipe_json(entry, url(entry)) for entry in entries]
@@ -151,6 +158,7 @@ def data_outputs(
 
     return [
         Output(FACETS_JS, render=facets_script),
+        Output(PRICES_JS, render=functools.partial(pricebasis.prices_script, reference)),
         Output(API_JSON, render=api),
         Output(API_CSV, render=table),
         Output(SCHEMA_JSON, render=schema),

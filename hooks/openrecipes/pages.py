@@ -4,8 +4,8 @@ GPU pages with their charts, and what they show while the reference data is brok
 from __future__ import annotations
 
 import functools
-import json
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -75,29 +75,20 @@ class Pages:
         def rendered() -> str:
             values = {name: value() if callable(value) else value for name, value in context.items()}
             links = self._site_links(posixpath.dirname(self.url(src)))
-            return render(self.env, template, links=links, price_options=self.price_options, **values)
+            return render(self.env, template, links=links, basis_text=self.basis_text, **values)
 
         return rendered
+
+    @functools.cached_property
+    def basis_text(self) -> str:
+        """What the default price basis is, for the pages that show prices."""
+        return pricebasis.DEFAULT.describe(self.reference)
 
     @functools.cache  # noqa: B019 - one Pages per build; the links depend only on the page's folder
     def _site_links(self, folder: str) -> dict[str, Markup]:
         """Links from a page in `folder` to the site's shared pages and files."""
         here = f"{folder}/" if folder else ""
         return {name: Markup(relative_url(here, self.url(target))) for name, target in SHARED_TARGETS.items()}
-
-    @functools.cached_property
-    def price_options(self) -> Markup:
-        """Listed instance prices for the price calculator, as JSON for a data attribute."""
-        options = [
-            {
-                "name": spec.key,
-                "gpu": spec.gpu,
-                "usd_per_gpu_hour": round(spec.usd_per_gpu_hour, 6),
-                "as_of": spec.sourced.as_of.isoformat(),
-            }
-            for spec in self.reference.instances.values()
-        ]
-        return Markup(json.dumps(options, separators=(",", ":"), sort_keys=True))
 
 
 _TITLES = {
