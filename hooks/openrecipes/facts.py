@@ -87,6 +87,12 @@ class Fact:
     """The value filtered by, when it is not the text shown (the framework's name)."""
     facet_unit: str | None = None
     """Written after each choice of the filter: "8 GPUs"."""
+    facet_hidden: tuple[str, ...] = ()
+    """Values the filter leaves out until the reader asks for them ("deprecated" recipes): the
+    "any" choice means any other value, and another choice shows them too."""
+    detail: str | None = None
+    """Another fact's key whose value its catalogue-table cell also shows, when published
+    (correctness beside the status: one column for the evidence)."""
     csv: str | None = None
     """Its column in api/recipes.csv, holding the raw value."""
     terminal: str | None = None
@@ -211,7 +217,7 @@ FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
     Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
     Fact("gpu", "GPU", _gpu_key, facet="All GPUs", csv="gpu_type"),
-    Fact("provider", "Provider", _provider, column="text", facet="Any provider", csv="provider"),
+    Fact("provider", "Provider / system", _provider, column="text", facet="Any provider", csv="provider"),
     Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
     Fact(
         "gpus",
@@ -255,23 +261,19 @@ FACTS: tuple[Fact, ...] = (
         csv="mfu",
         terminal="MFU",
     ),
-    Fact("status", "Status", at("status"), column="badge", facet="Any status", csv="status", terminal="status"),
     Fact(
-        "correctness",
-        "Correctness",
-        at("correctness.result"),
+        "status",
+        "Status",
+        at("status"),
         column="badge",
-        facet="Any result",
-        csv="correctness",
+        detail="correctness",
+        facet="Any status",
+        facet_hidden=("deprecated",),
+        csv="status",
+        terminal="status",
     ),
-    Fact(
-        "measured",
-        "Measured",
-        at("result.measured"),
-        show=lambda value: value.isoformat(),
-        column="text",
-        csv="measured",
-    ),
+    Fact("correctness", "Correctness", at("correctness.result"), facet="Any correctness", csv="correctness"),
+    Fact("measured", "Measured", at("result.measured"), show=lambda value: value.isoformat(), csv="measured"),
     Fact(
         "framework",
         "Framework",
@@ -492,7 +494,10 @@ FACTS: tuple[Fact, ...] = (
 )
 
 BY_KEY = {fact.key: fact for fact in FACTS}
-COLUMNS = tuple(fact for fact in FACTS if fact.column)
+COLUMN_ORDER = ("model", "gpus", "provider", "layout", "precision", "row_tokens", "tokens", "usd", "mfu", "status")
+"""The catalogue tables' columns, left to right: what a reader chooses a recipe by, model first;
+every fact declared with a `column` is here once (check_registry)."""
+COLUMNS = tuple(BY_KEY[key] for key in COLUMN_ORDER)
 FACETS = tuple(fact for fact in FACTS if fact.facet)
 CSV = tuple(fact for fact in FACTS if fact.csv)
 TERMINAL = tuple(fact for fact in FACTS if fact.terminal)
@@ -515,10 +520,27 @@ def publishes(name: Section, entry: Entry) -> bool:
     return any(fact.published(entry) for fact in section(name))
 
 
+DEFAULT_ORDER = (("usd", "asc"), ("mfu", "desc"))
+"""The catalogue tables' order before a reader sorts them, as loader.table_order_key: $ / 1M at the
+price basis, then MFU, then id; missing values last. table.js applies it at the reader's basis."""
+
+
+def hidden_by_default(entry: Entry) -> bool:
+    """Whether the catalogue tables leave the recipe out until the reader asks (a deprecated one)."""
+    return any(fact.facet_text(entry) in fact.facet_hidden for fact in FACETS if fact.facet_hidden)
+
+
 def facet_config(facets: Sequence[Fact] = FACETS) -> list[dict[str, Any]]:
     """The table script's filters (docs/assets/table.js), in the order they are shown."""
     return [
-        {"name": fact.key, "label": fact.label, "any": fact.facet, "numeric": fact.numeric, "unit": fact.facet_unit}
+        {
+            "name": fact.key,
+            "label": fact.label,
+            "any": fact.facet,
+            "numeric": fact.numeric,
+            "unit": fact.facet_unit,
+            "hidden": list(fact.facet_hidden),
+        }
         for fact in facets
     ]
 
@@ -532,6 +554,11 @@ def check_registry(facts: Sequence[Fact] = FACTS) -> None:
         if fact.key in seen:
             raise ValueError(f"fact key {fact.key!r} is declared twice")
         seen.add(fact.key)
+        if fact.detail is not None and fact.detail not in {other.key for other in facts}:
+            raise ValueError(f"fact {fact.key!r} shows {fact.detail!r}, which is not a fact")
+    columns = [fact.key for fact in facts if fact.column]
+    if facts is FACTS and sorted(columns) != sorted(COLUMN_ORDER):
+        raise ValueError(f"COLUMN_ORDER {COLUMN_ORDER} does not list every column {columns} once")
 
 
 check_registry()
