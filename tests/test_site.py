@@ -32,7 +32,7 @@ def test_seed_recipe_page_shows_every_section(seed_site: BuildResult) -> None:
         "correctness: pass",
         "Tokens/s per GPU 1,194.3",
         # At the price basis of its GPU type, and at the instance it names.
-        "$ / 1M tokens $1.05 at the price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
+        "$ / 1M tokens $1.05 price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
         " at its own instance, AWS p5en.48xlarge: $1.84",
         "MFU 18.6% N = 25,623,920,640 active parameters per token",
         "Step-time CV 1.89%",
@@ -164,7 +164,7 @@ def test_fleets_of_other_gpus_and_several_nodes_build(project: Project) -> None:
     assert "32 × A100 80 GB (AWS p4de.24xlarge, 8 per node, 4 nodes)" in text
     # On-premises GPUs are priced at the price basis for their type, and say so.
     onprem = visible_text(result.html("recipes/mixtral-8x7b/b200/ep/"))
-    assert "at the price basis: RunPod Secure B200, $6.79 per GPU-hour, the cheapest sourced B200" in onprem
+    assert "price basis: RunPod Secure B200, $6.79 per GPU-hour, the cheapest sourced B200" in onprem
     assert "16 × B200 180 GB (no public price, 8 per node, 2 nodes)" in onprem
 
 

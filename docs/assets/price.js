@@ -139,14 +139,25 @@
 
   /* -- a page ------------------------------------------------------------------------------ */
 
+  /** The basis for the page shown: the address first (a shared link), then this reader's last. */
+  function current() {
+    const named = fromParams(OR.params());
+    return { named: named !== null, basis: named || fromStorage() || clean(DATA.default, {}) };
+  }
+
+  // Known before any page script asks, on every page (a chart may ask where no price is shown).
+  state = current().basis;
+
   OR.onPage((doc, signal) => {
     const boxes = Array.from(doc.querySelectorAll("[data-or-basis]"));
     const priced = boxes.length > 0 || doc.querySelector("[data-usd-per-mtok]") !== null;
-    if (!priced) return;
+    const { named, basis } = current();
+    if (!priced) {
+      state = basis; // nothing to recompute, and the address stays as it is
+      return;
+    }
     const page = new Page(doc, boxes);
-    // The address first (a shared link), then what this reader chose last.
-    const named = fromParams(OR.params());
-    page.set(named || fromStorage() || clean(DATA.default, {}), named ? null : false);
+    page.set(basis, named ? null : false);
     OR.onQueryChange((changed) => page.set(fromParams(changed) || clean(DATA.default, {}), null), signal);
   });
 
@@ -286,7 +297,7 @@
         element.classList.toggle("or-custom-price", custom);
       }
       for (const element of doc.querySelectorAll("[data-price-source][data-gpu]")) {
-        element.textContent = `at ${label(element.getAttribute("data-gpu"))}`;
+        element.textContent = `price basis: ${label(element.getAttribute("data-gpu"))}`;
       }
     }
 

@@ -187,7 +187,7 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
     page.wait_for_url(re.compile(re.escape(f"/{SEED_PAGE}?H200=0.2")))
     assert page.evaluate("window.__notReloaded") is True
     assert page.text_content(".or-figure [data-usd-per-mtok]") == "$0.04652"
-    assert page.text_content("[data-price-source]") == "at your price for H200, $0.2000 per GPU-hour"
+    assert page.text_content("[data-price-source]") == "price basis: your price for H200, $0.2000 per GPU-hour"
     assert page.text_content("[data-own-instance]") == "at its own instance, AWS p5en.48xlarge: $1.84"
     assert page.input_value("[data-or-basis-gpu='H200']") == "0.2"
 
@@ -253,7 +253,7 @@ def test_recipe_pages_run_cost_and_other_recipes_follow_the_basis(page: Any, sit
 
 def test_the_model_index_shows_each_models_lowest_price_at_the_basis(page: Any, site: Site) -> None:
     page.goto(site.url + "models/?MI300X=0.5")
-    row = page.locator("table.or-groups tr").filter(has_text="Llama 3.1 70B")
+    row = page.locator(".or-groups tr").filter(has_text="Llama 3.1 70B")
     shown = row.locator("[data-usd-lowest] [data-usd-per-mtok]:visible")
     assert shown.count() == 1 and shown.text_content() == usd(0.5, 2000.0)  # the MI300X recipe, now the cheapest
     page.click("[data-or-basis-reset]")
