@@ -172,7 +172,16 @@
         for (const filter of FILTERS) row.lower[filter.name] = row.facets[filter.name].toLowerCase();
         row.search = null;
       }
-      this.keys = new Map(); // sort key -> Map(row -> key), for the current prices
+      this.keys = new Map(); // column -> its sort keys by row index, for the current prices
+      this.orders = new Map(); // "sort|dir" -> rows in that order, for the current prices
+      this.values = new Map(); // filter -> its distinct values, in the order its choices show
+      for (const filter of FILTERS) {
+        const values = Array.from(new Set(rows.map((row) => row.facets[filter.name]).filter(Boolean)));
+        values.sort(
+          filter.numeric ? (a, b) => Number(a) - Number(b) || collator.compare(a, b) : (a, b) => collator.compare(a, b),
+        );
+        this.values.set(filter.name, values);
+      }
     }
 
     /** The rows the page does not hold, from the catalogue's row data. */
@@ -296,6 +305,7 @@
         () => {
           this.priceSerial += 1;
           this.keys = new Map();
+          this.orders = new Map();
           this.apply();
         },
         { signal },
@@ -336,18 +346,37 @@
     }
 
     /* -- filtering and sorting ------------------------------------------------------------ */
+    // Thousands of rows: keys are computed once per column and price basis into arrays indexed by
+    // row, orders are cached until the sorting or the basis changes, and the filters' counts are
+    // made in one pass over the rows.
 
-    matches(row, except, words) {
-      for (const filter of FILTERS) {
-        if (filter.name === except) continue;
-        const wanted = (this.state.filters[filter.name] || "").toLowerCase();
-        const value = row.lower[filter.name];
-        if (wanted === "") {
-          if (filter.hidden && filter.hidden.length && filter.hidden.includes(row.facets[filter.name])) return false;
-        } else if (wanted !== ALL && value !== wanted) {
-          return false;
+    /** Each filter's wanted value, lower-cased ("" = any, but the values it hides). */
+    wanted() {
+      return FILTERS.map((filter) => (this.state.filters[filter.name] || "").toLowerCase());
+    }
+
+    /** The index of the first filter `row` fails, -1 if none; `failures` counts them. */
+    failing(row, wanted) {
+      let first = -1;
+      let count = 0;
+      for (let i = 0; i < FILTERS.length; i++) {
+        const filter = FILTERS[i];
+        const want = wanted[i];
+        const fails =
+          want === ""
+            ? filter.hidden && filter.hidden.length > 0 && filter.hidden.includes(row.facets[filter.name])
+            : want !== ALL && row.lower[filter.name] !== want;
+        if (fails) {
+          count += 1;
+          if (first < 0) first = i;
+          if (count > 1) break;
         }
       }
+      row.failures = count;
+      return first;
+    }
+
+    searched(row, words) {
       if (!words.length) return true;
       const text = this.text(row);
       return words.every((word) => text.includes(word));
@@ -376,62 +405,84 @@
       return row.usd;
     }
 
-    /** The sort key of every row for column `key`, computed once per price basis. */
+    /**
+     * Column `key` as a number per row (indexed by row.index) that sorts as the column does: the
+     * value itself when every value is a number, else its rank among the column's values; NaN
+     * for a missing value. Computed once per column and price basis.
+     */
     keysFor(key) {
       if (!this.keys.has(key)) {
         const column = this.columns.get(key);
-        const keys = new Map();
-        for (const row of this.rows) {
-          if (column && column.cell === "price") {
+        const rows = this.rows;
+        const ranks = new Float64Array(rows.length);
+        if (column && column.cell === "price") {
+          rows.forEach((row, i) => {
             const usd = this.usd(row);
-            keys.set(row, usd === null ? { missing: true, text: "" } : { missing: false, number: usd, text: "" });
+            ranks[i] = usd === null ? NaN : usd;
+          });
+        } else {
+          const keys = rows.map((row) => valueKey(row.values[key], column ? column.numeric : false));
+          if (keys.every((k) => k.missing || k.number !== undefined)) {
+            keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : k.number));
           } else {
-            keys.set(row, valueKey(row.values[key], column ? column.numeric : false));
+            const distinct = new Map();
+            for (const k of keys) if (!k.missing && !distinct.has(k.text)) distinct.set(k.text, k);
+            const sorted = Array.from(distinct.values()).sort(compareKeys);
+            const rank = new Map();
+            sorted.forEach((k, i) => rank.set(k.text, i > 0 && compareKeys(sorted[i - 1], k) === 0 ? rank.get(sorted[i - 1].text) : i));
+            keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : rank.get(k.text)));
           }
         }
-        this.keys.set(key, keys);
+        this.keys.set(key, ranks);
       }
       return this.keys.get(key);
     }
 
     /** Rows in order: the reader's column, else the default order; ties by the default order. */
     ordered() {
-      const defaults = ORDER.filter((item) => this.columns.has(item.key)).map((item) => ({
-        keys: this.keysFor(item.key),
-        direction: item.dir === "desc" ? -1 : 1,
-      }));
-      const byDefault = (r1, r2) => {
-        for (const { keys, direction } of defaults) {
-          const a = keys.get(r1);
-          const b = keys.get(r2);
-          if (a.missing !== b.missing) return a.missing ? 1 : -1; // missing last
-          const c = a.missing ? 0 : compareKeys(a, b);
-          if (c !== 0) return c * direction;
-        }
-        return r1.id < r2.id ? -1 : r1.id > r2.id ? 1 : 0; // as Python compares ids
+      const sort = this.state.sort && this.columns.has(this.state.sort) ? this.state.sort : null;
+      const name = `${sort}|${this.state.dir}`;
+      if (this.orders.has(name)) return this.orders.get(name);
+      const compare = (a, b, direction) => {
+        const missingA = Number.isNaN(a);
+        if (missingA !== Number.isNaN(b)) return missingA ? 1 : -1; // missing last, in both directions
+        return missingA || a === b ? 0 : (a < b ? -1 : 1) * direction;
       };
-      const order = this.rows.slice();
-      if (this.state.sort && this.columns.has(this.state.sort)) {
-        const keys = this.keysFor(this.state.sort);
-        const direction = this.state.dir === "desc" ? -1 : 1;
-        order.sort((r1, r2) => {
-          const a = keys.get(r1);
-          const b = keys.get(r2);
-          if (a.missing !== b.missing) return a.missing ? 1 : -1; // missing last, in both directions
-          const c = a.missing ? 0 : compareKeys(a, b);
-          return c !== 0 ? c * direction : byDefault(r1, r2);
+      let order;
+      if (!this.orders.has("null|asc")) {
+        const defaults = ORDER.filter((item) => this.columns.has(item.key)).map((item) => [
+          this.keysFor(item.key),
+          item.dir === "desc" ? -1 : 1,
+        ]);
+        order = this.rows.slice().sort((r1, r2) => {
+          for (const [keys, direction] of defaults) {
+            const c = compare(keys[r1.index], keys[r2.index], direction);
+            if (c !== 0) return c;
+          }
+          return r1.id < r2.id ? -1 : r1.id > r2.id ? 1 : 0; // as Python compares ids
         });
-      } else {
-        order.sort(byDefault);
+        order.forEach((row, position) => (row.position = position));
+        this.orders.set("null|asc", order);
       }
+      if (sort) {
+        const keys = this.keysFor(sort);
+        const direction = this.state.dir === "desc" ? -1 : 1;
+        order = this.rows
+          .slice()
+          .sort((r1, r2) => compare(keys[r1.index], keys[r2.index], direction) || r1.position - r2.position);
+      } else {
+        order = this.orders.get("null|asc");
+      }
+      this.orders.set(name, order);
       return order;
     }
 
     apply() {
       const words = this.words();
-      this.matching = this.ordered().filter((row) => this.matches(row, null, words));
+      const wanted = this.wanted();
+      this.matching = this.ordered().filter((row) => this.failing(row, wanted) < 0 && this.searched(row, words));
       this.draw();
-      this.updateSelects(words);
+      this.updateSelects(words, wanted);
       if (this.search.value !== this.state.search) this.search.value = this.state.search;
       for (const [key, { th }] of this.columns) {
         if (key === this.state.sort) th.setAttribute("aria-sort", this.state.dir === "desc" ? "descending" : "ascending");
@@ -511,47 +562,58 @@
       return h("tr", attributes, cells);
     }
 
-    updateSelects(words) {
-      for (const { select, field, filter } of this.selects.values()) {
-        const counts = new Map();
-        const all = new Set();
-        let anyCount = 0;
-        let everyCount = 0;
-        const hidden = filter.hidden || [];
-        for (const row of this.rows) {
+    /**
+     * Each filter's choices with how many rows each would show, the other filters and the search
+     * as they are: in one pass, as a row counts for a filter when it fails no other filter.
+     */
+    updateSelects(words, wanted) {
+      const counts = FILTERS.map(() => new Map());
+      const anyCounts = FILTERS.map(() => 0);
+      const everyCounts = FILTERS.map(() => 0);
+      for (const row of this.rows) {
+        if (!this.searched(row, words)) continue;
+        const first = this.failing(row, wanted);
+        if (row.failures > 1) continue;
+        FILTERS.forEach((filter, i) => {
+          if (row.failures === 1 && i !== first) return;
           const value = row.facets[filter.name];
-          if (value) all.add(value);
-          if (!this.matches(row, filter.name, words)) continue;
-          everyCount += 1;
-          if (!hidden.includes(value)) anyCount += 1;
-          if (value) counts.set(value, (counts.get(value) || 0) + 1);
-        }
-        const values = Array.from(all);
-        values.sort(
-          filter.numeric ? (a, b) => Number(a) - Number(b) || collator.compare(a, b) : (a, b) => collator.compare(a, b),
-        );
-        const wanted = this.state.filters[filter.name] || "";
+          everyCounts[i] += 1;
+          if (!(filter.hidden || []).includes(value)) anyCounts[i] += 1;
+          if (value) counts[i].set(value, (counts[i].get(value) || 0) + 1);
+        });
+      }
+      FILTERS.forEach((filter, i) => {
+        const { select, field } = this.selects.get(filter.name);
+        const hidden = filter.hidden || [];
+        const values = this.values.get(filter.name).slice();
+        const want = this.state.filters[filter.name] || "";
         const chosen =
-          hidden.length && wanted.toLowerCase() === ALL
+          hidden.length && want.toLowerCase() === ALL
             ? ALL
-            : values.find((value) => value.toLowerCase() === wanted.toLowerCase());
-        if (wanted && chosen === undefined) values.push(wanted); // asked for in the address, no row has it
+            : values.find((value) => value.toLowerCase() === want.toLowerCase());
+        if (want && chosen === undefined) values.push(want); // asked for in the address, no row has it
         const options = [];
         if (hidden.length) {
-          options.push(h("option", { value: "" }, `${filter.any} but ${hidden.join(", ")} (${anyCount})`));
-          options.push(h("option", { value: ALL }, `${filter.any}, ${hidden.join(", ")} included (${everyCount})`));
+          options.push(["", `${filter.any} but ${hidden.join(", ")} (${anyCounts[i]})`]);
+          options.push([ALL, `${filter.any}, ${hidden.join(", ")} included (${everyCounts[i]})`]);
         } else {
-          options.push(h("option", { value: "" }, `${filter.any} (${everyCount})`));
+          options.push(["", `${filter.any} (${everyCounts[i]})`]);
         }
         for (const value of values) {
           const label = filter.unit ? `${value} ${filter.unit}` : value;
-          options.push(h("option", { value }, `${label} (${counts.get(value) || 0})`));
+          options.push([value, `${label} (${counts[i].get(value) || 0})`]);
         }
-        select.replaceChildren(...options);
-        select.value = chosen !== undefined ? chosen : wanted;
+        // Options change only when a count does: leave the element alone otherwise.
+        const signature = JSON.stringify(options);
+        if (select.orOptions !== signature) {
+          select.replaceChildren(...options.map(([value, text]) => h("option", { value }, text)));
+          select.orOptions = signature;
+        }
+        const selected = chosen !== undefined ? chosen : want;
+        if (select.value !== selected) select.value = selected;
         // A filter with one value has nothing to choose from, unless the address set it.
-        field.hidden = all.size < 2 && !wanted;
-      }
+        field.hidden = this.values.get(filter.name).length < 2 && !want;
+      });
     }
   }
 })();
