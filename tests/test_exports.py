@@ -143,6 +143,7 @@ def test_atom_feed_lists_recipes_newest_first_with_absolute_links(project: Proje
         "urn:openrecipes:recipe:llama-3.1-70b/mi300x/onprem",
     ]
     assert feed.findtext(f"{ATOM}updated") == "2026-11-01T00:00:00Z"
+    assert "$1.05 per 1M tokens at the price basis (Nebius H200)" in entries[1].findtext(f"{ATOM}summary")
     link = entries[1].find(f"{ATOM}link").get("href")
     assert link == f"https://openrecipes.github.io/openrecipes/recipes/{SEED_ID}/"
     assert '<link rel="alternate" type="application/atom+xml"' in result.html("")
