@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -79,16 +78,9 @@ def test_no_gpu_type_shares_its_name_with_a_query_parameter(reference: Reference
     assert not {gpu.casefold() for gpu in reference.gpus} & {name.casefold() for name in taken}
 
 
-def _script_data(text: str, name: str) -> Any:
-    match = re.search(rf"^window\.OpenRecipes\.{name} = (.*);$", text, re.M | re.S)
-    assert match, name
-    return json.loads(match.group(1))
-
-
 def test_the_presets_are_a_site_asset_of_every_gpu_types_price(reference: Reference) -> None:
     data = pricebasis.price_data(reference)
-    text = pricebasis.prices_script(reference)
-    assert _script_data(text, "priceData") == data
+    assert json.loads(pricebasis.prices_json(reference)) == data
     assert data["default"] == "cheapest" and data["gpus"] == list(reference.gpus)
     presets = {preset["key"]: preset for preset in data["presets"]}
     assert list(presets) == ["cheapest", "hyperscaler", "neocloud"]

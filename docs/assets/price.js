@@ -2,8 +2,11 @@
  * The price basis: one $ per GPU-hour per GPU type, at which every $ / 1M tokens on the site is
  * computed and ranked. A preset (the cheapest sourced on-demand price for each type, the cheapest
  * at a hyperscaler, the cheapest at a neocloud) gives each type its price, and the reader may type
- * their own for any type. The presets come from assets/prices.js, which the build writes from
- * reference/instances.yaml (hooks/openrecipes/pricebasis.py): no price is read from the page.
+ * their own for any type. The presets come from assets/prices.json, which the build writes from
+ * reference/instances.yaml (hooks/openrecipes/pricebasis.py), loaded from the site's own root:
+ * no price is read from the page. (JSON, not a script: a pull request that changes only the
+ * reference data changes it, and a preview may bring data but never code of its own.) Until it
+ * has loaded, the page shows what the build wrote: the default basis.
  *
  *   $ / 1M tokens = $ per GPU-hour ÷ (tokens/s per GPU × 3,600) × 1,000,000
  *
@@ -13,6 +16,8 @@
  * into its address, so the address can be shared.
  *
  * For the other scripts, window.OpenRecipes.priceBasis:
+ *   ready                            -> a promise, resolved once the presets are loaded (or failed)
+ *   loaded()                         -> whether they are; until then the functions below know no price
  *   usdPerGpuHour(gpuKey)            -> number | null (null: no price for that type in the basis)
  *   label(gpuKey)                    -> "Nebius H100, $3.85 per GPU-hour (cheapest sourced)"
  *   usdPerMillion(gpuKey, tokensPerS) -> number | null
@@ -34,9 +39,11 @@
   const OR = window.OpenRecipes;
   const h = OR.h;
   const STORE = "openrecipes.basis";
-  const DATA = OR.priceData || { default: "cheapest", gpus: [], presets: [] };
-  const PRESETS = new Map(DATA.presets.map((preset) => [preset.key, preset]));
-  const GPUS = new Set(DATA.gpus);
+  const PRICES = "assets/prices.json";
+  let DATA = { default: "cheapest", gpus: [], presets: [] };
+  let PRESETS = new Map();
+  let GPUS = new Set();
+  let loaded = false;
   const NO_PRICE = "no public price"; // facts.NO_PRICE: what the build writes at the default basis
   const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
 
@@ -127,7 +134,25 @@
     return `no ${state.preset} price`;
   }
 
+  /** The presets, once per visit (instant navigation keeps them). */
+  const ready = fetch(OR.siteUrl(PRICES).href, { credentials: "same-origin" })
+    .then((response) => {
+      if (!response.ok) throw new Error(`${PRICES}: ${response.status}`);
+      return response.json();
+    })
+    .then((data) => {
+      if (!data || !Array.isArray(data.presets) || !Array.isArray(data.gpus)) throw new Error(`${PRICES}: no presets`);
+      DATA = data;
+      PRESETS = new Map(data.presets.map((item) => [item.key, item]));
+      GPUS = new Set(data.gpus);
+      loaded = true;
+      state = current().basis;
+    })
+    .catch((error) => console.warn("OpenRecipes: the price basis cannot be changed:", error));
+
   OR.priceBasis = {
+    ready,
+    loaded: () => loaded,
     usdPerGpuHour,
     usdPerMillion,
     label,
@@ -145,20 +170,20 @@
     return { named: named !== null, basis: named || fromStorage() || clean(DATA.default, {}) };
   }
 
-  // Known before any page script asks, on every page (a chart may ask where no price is shown).
-  state = current().basis;
-
   OR.onPage((doc, signal) => {
-    const boxes = Array.from(doc.querySelectorAll("[data-or-basis]"));
-    const priced = boxes.length > 0 || doc.querySelector("[data-usd-per-mtok]") !== null;
-    const { named, basis } = current();
-    if (!priced) {
-      state = basis; // nothing to recompute, and the address stays as it is
-      return;
-    }
-    const page = new Page(doc, boxes);
-    page.set(basis, named ? null : false);
-    OR.onQueryChange((changed) => page.set(fromParams(changed) || clean(DATA.default, {}), null), signal);
+    ready.then(() => {
+      if (signal.aborted || !loaded) return;
+      const boxes = Array.from(doc.querySelectorAll("[data-or-basis]"));
+      const priced = boxes.length > 0 || doc.querySelector("[data-usd-per-mtok]") !== null;
+      const { named, basis } = current();
+      if (!priced) {
+        state = basis; // nothing to recompute, and the address stays as it is
+        return;
+      }
+      const page = new Page(doc, boxes);
+      page.set(basis, named ? null : false);
+      OR.onQueryChange((changed) => page.set(fromParams(changed) || clean(DATA.default, {}), null), signal);
+    });
   });
 
   class Page {

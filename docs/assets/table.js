@@ -397,9 +397,11 @@
       return this.state.search.toLowerCase().split(/\s+/).filter(Boolean);
     }
 
+    /** $ / 1M at the reader's basis; until the presets are loaded, what the build wrote (the default). */
     usd(row) {
       if (row.priceSerial !== this.priceSerial) {
-        row.usd = OR.priceBasis ? OR.priceBasis.usdPerMillion(row.gpu, row.tokens) : null;
+        if (OR.priceBasis && OR.priceBasis.loaded()) row.usd = OR.priceBasis.usdPerMillion(row.gpu, row.tokens);
+        else row.usd = row.values.usd ? Number(row.values.usd) : null;
         row.priceSerial = this.priceSerial;
       }
       return row.usd;
@@ -524,7 +526,7 @@
       if (row.drawnSerial !== this.priceSerial) {
         const column = Array.from(this.columns.values()).find((c) => c.cell === "price");
         const cell = column ? row.tr.cells[column.index] : null;
-        if (cell && OR.priceBasis) {
+        if (cell && OR.priceBasis && OR.priceBasis.loaded()) {
           const usd = this.usd(row);
           cell.textContent = usd === null ? OR.priceBasis.missing(row.gpu) : OR.usd(usd);
           cell.setAttribute("data-value", usd === null ? "" : String(usd));

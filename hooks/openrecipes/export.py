@@ -20,7 +20,7 @@ from . import describe, facts, pricebasis, records
 from .checks import Derived
 from .feed import atom_feed
 from .loader import Entry
-from .outputs import API_CSV, API_JSON, CATALOGUE_ROWS_JSON, FACETS_JS, FEED, PRICES_JS, SCHEMA_JSON, Output
+from .outputs import API_CSV, API_JSON, CATALOGUE_ROWS_JSON, FACETS_JS, FEED, PRICES_JSON, SCHEMA_JSON, Output
 from .reference import Reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 
@@ -216,7 +216,7 @@ def data_outputs(
 
     return [
         Output(FACETS_JS, render=facets_script),
-        Output(PRICES_JS, render=functools.partial(pricebasis.prices_script, reference)),
+        Output(PRICES_JSON, render=functools.partial(pricebasis.prices_json, reference)),
         Output(CATALOGUE_ROWS_JSON, render=rows),
         Output(API_JSON, render=api),
         Output(API_CSV, render=table),

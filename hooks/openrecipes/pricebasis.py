@@ -4,7 +4,7 @@ A recipe's own instance says what its author paid, which is mostly what made a r
 recipes by what they would cost the reader, every $ / 1M on the site is computed at the basis price
 of the recipe's GPU type. The build uses the default preset (the cheapest sourced on-demand price
 for each GPU type); the page scripts offer the other presets and the reader's own prices per type,
-from the data `price_data` writes into `assets/prices.js` (docs/assets/price.js reads it).
+from the data `price_data` writes into `assets/prices.json` (docs/assets/price.js loads it).
 """
 
 from __future__ import annotations
@@ -82,12 +82,8 @@ def price_data(reference: Reference) -> dict[str, object]:
     return {"default": DEFAULT.key, "gpus": list(reference.gpus), "presets": presets}
 
 
-def prices_script(reference: Reference) -> str:
-    """`assets/prices.js`: the presets as data, so no script reads a price from the page."""
-    data = json.dumps(price_data(reference), indent=1)
-    return (
-        "// Generated from reference/instances.yaml by hooks/openrecipes/pricebasis.py when the site is built:\n"
-        "// the price-basis presets docs/assets/price.js offers.\n"
-        "window.OpenRecipes = window.OpenRecipes || {};\n"
-        f"window.OpenRecipes.priceData = {data};\n"
-    )
+def prices_json(reference: Reference) -> str:
+    """`assets/prices.json`: the presets as data, so no script reads a price from the page. JSON and
+    not a script: it changes with the reference data, which a pull request's preview may change,
+    and a preview may bring no code of its own (.github/scripts/pages-publish.sh)."""
+    return json.dumps(price_data(reference), ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -55,6 +55,20 @@ def tokens_of(site: Site, recipe_id: str) -> float:
     return SEED_TOKENS if recipe_id == SEED_ID else site.recipes[recipe_id]["result"]["tokens_per_s_per_gpu"]
 
 
+def goto(page: Any, url: str) -> None:
+    """Open `url` and wait for the price basis: price.js loads its presets (assets/prices.json)
+    after the page has loaded, and until then the page shows the figures as the build wrote them."""
+    page.goto(url)
+    settled(page)
+
+
+def settled(page: Any) -> None:
+    """The page's price-basis controls are drawn: its figures are at the reader's basis."""
+    page.wait_for_function(
+        "() => window.OpenRecipes.priceBasis.loaded() && document.querySelector('[data-or-basis-preset]')"
+    )
+
+
 def open_own_prices(page: Any) -> None:
     page.click("[data-or-basis-own] > summary")
 
@@ -71,7 +85,7 @@ def wait_for_order(page: Any, expected: list[str]) -> None:
 
 
 def test_the_matrix_leads_to_the_cheapest_recipe_for_a_model_and_gpu(page: Any, site: Site) -> None:
-    page.goto(site.url)
+    goto(page, site.url)
     models = page.eval_on_selector_all(".or-matrix tbody th[scope=row]", "ths => ths.map(th => th.textContent)")
     gpus = page.eval_on_selector_all(".or-matrix thead th[data-gpu]", "ths => ths.map(th => th.dataset.gpu)")
     assert models == ["Llama 3.1 8B", "Llama 3.1 70B", "Qwen3.8-27B"]  # in reading order: 8B before 70B
@@ -100,7 +114,7 @@ def test_the_matrix_leads_to_the_cheapest_recipe_for_a_model_and_gpu(page: Any, 
 
 
 def test_the_matrix_follows_the_basis(page: Any, site: Site) -> None:
-    page.goto(site.url + "?basis=hyperscaler")
+    goto(page, site.url + "?basis=hyperscaler")
     cell = ".or-matrix tr[data-model='Llama 3.1 70B'] td[data-gpu='{}'] [data-usd-per-mtok]"
     assert page.text_content(cell.format("H100")) == usd(AWS_P5, 900.0)
     assert page.text_content(cell.format("H200")) == usd(AWS_P5EN, 90.0)
@@ -114,7 +128,7 @@ def test_the_matrix_follows_the_basis(page: Any, site: Site) -> None:
 
 
 def test_the_default_basis_is_the_cheapest_sourced_price_named(page: Any, site: Site) -> None:
-    page.goto(site.url)
+    goto(page, site.url)
     # Every $ / 1M at the cheapest sourced price of its GPU type, whatever instance the recipe names.
     expected = {recipe_id: usd(NEBIUS_H100, tokens_of(site, recipe_id)) for recipe_id in DEFAULT_ORDER[:-1]}
     expected[SEED_ID] = usd(NEBIUS_H200, SEED_TOKENS)
@@ -133,7 +147,7 @@ def test_the_default_basis_is_the_cheapest_sourced_price_named(page: Any, site: 
 
 
 def test_presets_change_which_instance_prices_a_gpu_type(page: Any, site: Site) -> None:
-    page.goto(site.url)
+    goto(page, site.url)
     page.evaluate(
         "window.__events = []; document.addEventListener('openrecipes:prices', e => window.__events.push(e.detail))"
     )
@@ -162,7 +176,7 @@ def test_presets_change_which_instance_prices_a_gpu_type(page: Any, site: Site) 
 def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_follows_the_reader(
     page: Any, site: Site
 ) -> None:
-    page.goto(site.url)
+    goto(page, site.url)
     open_own_prices(page)
     page.fill("[data-or-basis-gpu='H200']", "0.2")
     assert query(page) == {"H200": ["0.2"]}
@@ -185,6 +199,7 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
     page.evaluate("window.__notReloaded = true")
     page.click(f"tr[data-recipe='{SEED_ID}'] td[data-key='model'] a")
     page.wait_for_url(re.compile(re.escape(f"/{SEED_PAGE}?H200=0.2")))
+    page.wait_for_function("() => document.querySelector('.or-figure [data-usd-per-mtok]').textContent === '$0.04652'")
     assert page.evaluate("window.__notReloaded") is True
     assert page.text_content(".or-figure [data-usd-per-mtok]") == "$0.04652"
     assert page.text_content("[data-price-source]") == "price basis: your price for H200, $0.2000 per GPU-hour"
@@ -195,20 +210,20 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
     page.go_back()
     page.wait_for_url(re.compile(re.escape(f"{site.url}?H200=0.2")))
     wait_for_order(page, reranked)
-    page.goto(site.url)
+    goto(page, site.url)
     page.wait_for_url(re.compile(re.escape(f"{site.url}?H200=0.2")))
     assert row_ids(page) == reranked
 
     page.click("[data-or-basis-reset]")
     assert query(page) == {}
     assert row_ids(page) == DEFAULT_ORDER
-    page.goto(site.url + SEED_PAGE)
+    goto(page, site.url + SEED_PAGE)
     assert query(page) == {}
     assert page.text_content(".or-figure [data-usd-per-mtok]") == usd(NEBIUS_H200, SEED_TOKENS)
 
 
 def test_a_shared_address_with_a_price_opens_at_that_price_and_bad_values_are_ignored(page: Any, site: Site) -> None:
-    page.goto(site.url + "?basis=nonsense&H100=abc&MI300X=2&Z9=1")
+    goto(page, site.url + "?basis=nonsense&H100=abc&MI300X=2&Z9=1")
     assert usd_cells(page)["llama-3.1-70b/mi300x/onprem"] == usd(2, 2000.0)
     assert usd_cells(page)["llama-3.1-8b/h100/cheap"] == usd(NEBIUS_H100, 9000.0)  # "abc" is no price
     assert page.input_value("[data-or-basis-preset]") == "cheapest"
@@ -217,7 +232,7 @@ def test_a_shared_address_with_a_price_opens_at_that_price_and_bad_values_are_ig
 
 
 def test_typing_something_that_is_not_a_price_says_so(page: Any, site: Site) -> None:
-    page.goto(site.url)
+    goto(page, site.url)
     open_own_prices(page)
     page.fill("[data-or-basis-gpu='H100']", "cheap")
     assert "is not a price" in page.text_content("[data-or-basis-status]")
@@ -230,7 +245,7 @@ def test_typing_something_that_is_not_a_price_says_so(page: Any, site: Site) -> 
 
 def test_recipe_pages_run_cost_and_other_recipes_follow_the_basis(page: Any, site: Site) -> None:
     # No instance of its own: the run cost is at the basis, and follows it.
-    page.goto(site.url + "recipes/llama-3.1-70b/mi300x/onprem/?MI300X=3")
+    goto(page, site.url + "recipes/llama-3.1-70b/mi300x/onprem/?MI300X=3")
     hours = site.recipes["llama-3.1-70b/mi300x/onprem"]["result"]["gpu_hours"]
     assert page.text_content("[data-run-cost]") == fmt.usd(hours * 3)
     assert page.text_content(".or-figure [data-usd-per-mtok]") == usd(3, 2000.0)
@@ -239,7 +254,7 @@ def test_recipe_pages_run_cost_and_other_recipes_follow_the_basis(page: Any, sit
     assert page.text_content(".or-figure [data-usd-per-mtok]") == "no public price"
 
     # Its own instance: the run cost is what the run cost there, whatever the basis.
-    page.goto(site.url + "recipes/llama-3.1-70b/h100/mid/?basis=hyperscaler")
+    goto(page, site.url + "recipes/llama-3.1-70b/h100/mid/?basis=hyperscaler")
     run_cost = page.text_content("[data-run-cost]")
     row = page.locator("table.or-alternatives tr").filter(has_text="16 × H200")  # "tenfold": 90 tokens/s
     assert row.locator("[data-usd-per-mtok]").text_content() == usd(AWS_P5EN, 90.0)
@@ -252,7 +267,7 @@ def test_recipe_pages_run_cost_and_other_recipes_follow_the_basis(page: Any, sit
 
 
 def test_the_model_index_shows_each_models_lowest_price_at_the_basis(page: Any, site: Site) -> None:
-    page.goto(site.url + "models/?MI300X=0.5")
+    goto(page, site.url + "models/?MI300X=0.5")
     row = page.locator(".or-groups tr").filter(has_text="Llama 3.1 70B")
     shown = row.locator("[data-usd-lowest] [data-usd-per-mtok]:visible")
     assert shown.count() == 1 and shown.text_content() == usd(0.5, 2000.0)  # the MI300X recipe, now the cheapest
@@ -265,7 +280,7 @@ def test_the_model_index_shows_each_models_lowest_price_at_the_basis(page: Any, 
 
 def test_on_a_phone_each_recipe_is_a_card_with_model_gpus_price_and_mfu_in_view(page: Any, site: Site) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(site.url)
+    goto(page, site.url)
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     boxes = page.eval_on_selector_all(
         ROWS,
@@ -340,7 +355,7 @@ def test_the_home_page_holds_its_first_rows_and_loads_the_others(big_page: Any, 
     html = (big_site.root / "index.html").read_text(encoding="utf-8")
     assert html.count('<tr data-recipe="') == HTML_ROWS
     assert "deprecated" not in html.split("<tbody>", 2)[-1].split("</tbody>")[0]  # the first current rows
-    big_page.goto(big_site.url)
+    goto(big_page, big_site.url)
     big_page.wait_for_function("() => document.querySelector('[data-or-count]').textContent === '57 of 58 recipes'")
     assert [url for url in watch.requests if "catalogue-rows" in url] == [big_site.url + "assets/catalogue-rows.json"]
     ids = row_ids(big_page)
@@ -353,7 +368,7 @@ def test_the_home_page_holds_its_first_rows_and_loads_the_others(big_page: Any, 
 
 
 def test_deprecated_recipes_are_hidden_until_the_status_filter_shows_them(big_page: Any, big_site: Site) -> None:
-    big_page.goto(big_site.url)
+    goto(big_page, big_site.url)
     big_page.wait_for_function("() => document.querySelector('[data-or-count]').textContent === '57 of 58 recipes'")
     options = big_page.eval_on_selector_all(
         "select[data-or-filter='status'] option", "options => options.map(o => [o.value, o.textContent])"
@@ -388,11 +403,11 @@ def test_rows_drawn_from_the_data_are_the_rows_the_build_writes(big_page: Any, b
             href: cell.querySelector('a') ? cell.querySelector('a').href : null,
         })),
     }]))"""
-    big_page.goto(big_site.url + "?status=all&sort=tokens")
+    goto(big_page, big_site.url + "?status=all&sort=tokens")
     big_page.wait_for_function("() => document.querySelector('[data-or-count]').textContent === '58 of 58 recipes'")
     big_page.click("[data-or-more]")
     home = big_page.eval_on_selector_all(ROWS, cells)
-    big_page.goto(big_site.url + "models/llama-3.1-8b/?status=all")
+    goto(big_page, big_site.url + "models/llama-3.1-8b/?status=all")
     big_page.click("[data-or-more]")
     model = big_page.eval_on_selector_all(ROWS, cells)
     assert len(model) == MANY + 1
@@ -402,7 +417,7 @@ def test_rows_drawn_from_the_data_are_the_rows_the_build_writes(big_page: Any, b
 
 
 def test_sorting_and_searching_reach_the_rows_not_in_the_page(big_page: Any, big_site: Site) -> None:
-    big_page.goto(big_site.url + "?search=r00")
+    goto(big_page, big_site.url + "?search=r00")
     big_page.wait_for_function("() => document.querySelector('[data-or-count]').textContent === '1 of 58 recipes'")
     assert row_ids(big_page) == ["llama-3.1-8b/h100/r00"]  # the slowest 8B recipe: not among the page's rows
     big_page.fill("[data-or-search]", "")
