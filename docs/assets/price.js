@@ -278,10 +278,12 @@
         }
         if (Object.keys(state.own).length) view.own.open = true;
       }
-      if (push !== null) OR.setParams(params(state), push);
       this.apply();
       this.showStatus();
       document.dispatchEvent(new CustomEvent("openrecipes:prices", { detail: { ...OR.priceBasis.state(), changed } }));
+      // Last: the address keeps the scroll position, which the browser can only tell once the
+      // page is laid out again; done before the tables re-rank, it would lay the page out twice.
+      if (push !== null) OR.setParams(params(state), push);
       return changed;
     }
 

@@ -33,10 +33,11 @@
   // into assets/facets.js: each filter is {name, label, any, numeric, unit, hidden}, and every row
   // carries data-<name>.
   const FILTERS = OR.facets || [];
+  const HIDDEN = FILTERS.map((filter) => new Set(filter.hidden || [])); // values each filter hides by default
   const ORDER = OR.tableOrder || [];
   const ROWS = "assets/catalogue-rows.json";
   const ALL = "all"; // a hiding filter's choice that shows every value
-  const PAGE = 50; // rows drawn at a time
+  const PAGE = 25; // rows drawn at a time: two screens or so; each more costs layout
   const SEARCH = "search";
   const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
   const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
@@ -171,6 +172,7 @@
         row.lower = {};
         for (const filter of FILTERS) row.lower[filter.name] = row.facets[filter.name].toLowerCase();
         row.search = null;
+        this.text(row); // now, while the rows arrive, not at the reader's first keystroke
       }
       this.keys = new Map(); // column -> its sort keys by row index, for the current prices
       this.orders = new Map(); // "sort|dir" -> rows in that order, for the current prices
@@ -362,10 +364,7 @@
       for (let i = 0; i < FILTERS.length; i++) {
         const filter = FILTERS[i];
         const want = wanted[i];
-        const fails =
-          want === ""
-            ? filter.hidden && filter.hidden.length > 0 && filter.hidden.includes(row.facets[filter.name])
-            : want !== ALL && row.lower[filter.name] !== want;
+        const fails = want === "" ? HIDDEN[i].has(row.facets[filter.name]) : want !== ALL && row.lower[filter.name] !== want;
         if (fails) {
           count += 1;
           if (first < 0) first = i;
@@ -482,7 +481,9 @@
     apply() {
       const words = this.words();
       const wanted = this.wanted();
-      this.matching = this.ordered().filter((row) => this.failing(row, wanted) < 0 && this.searched(row, words));
+      const matching = [];
+      for (const row of this.ordered()) if (this.failing(row, wanted) < 0 && this.searched(row, words)) matching.push(row);
+      this.matching = matching;
       this.draw();
       this.updateSelects(words, wanted);
       if (this.search.value !== this.state.search) this.search.value = this.state.search;
@@ -572,17 +573,20 @@
       const counts = FILTERS.map(() => new Map());
       const anyCounts = FILTERS.map(() => 0);
       const everyCounts = FILTERS.map(() => 0);
-      for (const row of this.rows) {
+      // Plain loops: thousands of rows, and no garbage for the collector to stop the page for.
+      const rows = this.rows;
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
         if (!this.searched(row, words)) continue;
         const first = this.failing(row, wanted);
         if (row.failures > 1) continue;
-        FILTERS.forEach((filter, i) => {
-          if (row.failures === 1 && i !== first) return;
-          const value = row.facets[filter.name];
+        for (let i = 0; i < FILTERS.length; i++) {
+          if (row.failures === 1 && i !== first) continue;
+          const value = row.facets[FILTERS[i].name];
           everyCounts[i] += 1;
-          if (!(filter.hidden || []).includes(value)) anyCounts[i] += 1;
+          if (!HIDDEN[i].has(value)) anyCounts[i] += 1;
           if (value) counts[i].set(value, (counts[i].get(value) || 0) + 1);
-        });
+        }
       }
       FILTERS.forEach((filter, i) => {
         const { select, field } = this.selects.get(filter.name);

