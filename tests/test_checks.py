@@ -38,8 +38,13 @@ def test_the_seed_passes_every_check_with_the_sourced_figures() -> None:
     assert f"{derived.mfu * 100:.3f}%" == "18.566%"
     assert derived.instance.usd_per_hour == 63.296 and derived.instance.gpus == 8
     assert derived.price.instance is derived.instance and not derived.price.basis
-    assert f"{derived.usd_per_million_tokens:.4f}" == "1.8402"
-    assert f"{derived.run_cost_usd:.2f}" == "45.89"  # 5.8 GPU-hours × $7.912
+    # Shown and ranked at the price basis of H200 (the cheapest sourced: Nebius, $4.50 per GPU-hour);
+    # its own instance's figure, which the stated one is checked against, beside it.
+    assert derived.basis.instance.key == "Nebius H200" and derived.basis.basis
+    assert f"{derived.usd_per_million_tokens:.4f}" == "1.0466"
+    assert f"{derived.instance_usd_per_million_tokens:.4f}" == "1.8402"
+    assert {c.name: c.recomputed for c in derived.checks}["$/1M tokens"] == "$1.8402"
+    assert f"{derived.run_cost_usd:.2f}" == "45.89"  # the run's own cost: 5.8 GPU-hours × $7.912
     assert derived.tokens_per_gpu_hour == pytest.approx(4_299_480)
     assert derived.price_age_days == 266  # price of 2026-01-21, measured 2026-10-14
     assert (derived.dp, derived.dp_derived, derived.label) == (1, False, "TP4 PP2")
@@ -89,9 +94,11 @@ def test_a_published_recipe_needs_only_the_core_and_the_rest_is_derived_or_absen
     assert derived.params == 70_553_706_496 and not derived.params_from_recipe  # from reference/models.yaml
     assert derived.mfu == pytest.approx(6 * 70_553_706_496 * 1500 / 1979e12)
     # No instance of its own: priced at the cheapest sourced H100 offer, labelled as the basis.
-    assert derived.instance is None and derived.price.basis
+    assert derived.instance is None and derived.price.basis and derived.price is derived.basis
     h100 = [spec for spec in load_reference(REPO)[0].instances.values() if spec.gpu == "H100"]
-    assert derived.price.usd_per_gpu_hour == min(spec.usd_per_gpu_hour for spec in h100)
+    assert derived.basis.usd_per_gpu_hour == min(spec.usd_per_gpu_hour for spec in h100)
+    assert derived.usd_per_million_tokens == pytest.approx(derived.basis.usd_per_gpu_hour / (1500 * 3600) * 1e6)
+    assert derived.instance_usd_per_million_tokens is None
     assert derived.run_cost_usd is None and derived.price_age_days is None  # no GPU-hours, no date: not shown
     names = {check.name for check in derived.checks}
     assert {"GPU count", "Whole nodes", "Global batch", "Plausible MFU", "Pinned source", "Precision"} <= names
@@ -240,7 +247,10 @@ def test_recipe_page_shows_each_check_and_the_sources(seed_site: BuildResult) ->
 def test_methodology_page_renders_formulas_and_every_reference_row(seed_site: BuildResult, reference: Any) -> None:
     text = " ".join(" ".join(parse(seed_site.html("methodology/")).text).split())
     assert "MFU = 6 × N × tokens/s per GPU ÷ dense peak FLOP/s" in text
-    assert "$/1M tokens = USD per instance-hour ÷ GPUs per instance ÷ (tokens/s per GPU × 3,600) × 1,000,000" in text
+    assert "$/1M tokens = $ per GPU-hour ÷ (tokens/s per GPU × 3,600) × 1,000,000" in text
+    # The price basis: each preset's price for each GPU type, with the instance it is the price of.
+    assert "H200 $4.50 (Nebius H200) $7.91 (AWS p5en.48xlarge) $4.50 (Nebius H200)" in text
+    assert "MI300X none none none" in text
     for gpu in reference.gpus.values():
         assert gpu.name in text
     assert "AWS p5en.48xlarge H200 8 63.296 7.912 us-east-1" in text

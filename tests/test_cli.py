@@ -396,7 +396,7 @@ def test_list_is_in_table_order_with_aligned_columns(capsys: pytest.CaptureFixtu
         "TP8",
         "PP2",
         "1,100.0",
-        "$1.74",
+        "$0.9722",  # at the price basis: Nebius H100, $3.85 per GPU-hour
         "47.1%",
         "verified",
     ]
@@ -437,7 +437,8 @@ def test_show_prints_figures_layout_stack_and_checks(capsys: pytest.CaptureFixtu
     for expected in (
         f"page      recipes/{SEED_ID}/",
         "  Tokens/s per GPU  1,194.3",
-        "  $ / 1M tokens     $1.8402",  # recomputed at the recipe's instance
+        "  $ / 1M tokens     $1.0466 at the price basis (Nebius H200, the cheapest H200);"
+        " $1.8402 at its own instance (AWS p5en.48xlarge)",
         "  MFU               18.57%",
         "  Tensor parallel (TP)",
         "  Transformer Engine",
@@ -546,12 +547,12 @@ def test_diff_against_the_working_tree_as_text(capsys: pytest.CaptureFixture[str
     base = git(repository.root, "rev-parse", "base")[:12]
     lines = out.splitlines()
     assert lines[0] == f"Recipes from base ({base}) to the working tree: 1 added, 1 changed, 1 removed"
-    assert lines[1] == "  added    llama-3.1-70b/h100/new  950.0 tokens/s/GPU · $2.01 per 1M · MFU 40.7%"
+    assert lines[1] == "  added    llama-3.1-70b/h100/new  950.0 tokens/s/GPU · $1.13 per 1M · MFU 40.7%"
     assert lines[2] == "  changed  llama-3.1-70b/h100/faster"
     assert lines[3] == "             tokens/s/GPU  900.0 → 1,000.0  +100.0 (+11.1%)"
-    assert lines[4] == "             $/1M tokens   $2.12 → $1.91    −$0.21 (−10.0%)"
+    assert lines[4] == "             $/1M tokens   $1.19 → $1.07    −$0.1188 (−10.0%)"
     assert lines[5] == "             MFU           38.5% → 42.8%    +4.3 pp"
-    assert lines[6] == "  removed  llama-3.1-70b/h100/gone  900.0 tokens/s/GPU · $2.12 per 1M · MFU 38.5%"
+    assert lines[6] == "  removed  llama-3.1-70b/h100/gone  900.0 tokens/s/GPU · $1.19 per 1M · MFU 38.5%"
     assert len(lines) == 7
 
 

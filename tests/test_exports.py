@@ -58,8 +58,19 @@ def test_api_json_has_every_field_derived_figures_and_checks(project: Project) -
 
     assert_contains(seed["fields"], original, "$")
     assert seed["derived"]["peak_tflops"] == 989
-    assert round(seed["derived"]["usd_per_million_tokens"], 4) == 1.8402
+    # $ / 1M at the price basis, which it names; and at the recipe's own instance.
+    assert round(seed["derived"]["usd_per_million_tokens"], 4) == 1.0466
+    assert seed["derived"]["usd_per_gpu_hour"] == 4.5
+    assert seed["derived"]["price_basis"] == {
+        "preset": "cheapest",
+        "instance": "Nebius H200",
+        "provider": "Nebius",
+        "usd_per_gpu_hour": 4.5,
+        "as_of": "2026-09-25",
+    }
+    assert round(seed["derived"]["instance_usd_per_million_tokens"], 4) == 1.8402
     assert seed["derived"]["instance"]["name"] == "AWS p5en.48xlarge"
+    assert api["recipes"][2]["derived"]["price_basis"] is None  # no sourced MI300X price
     assert {c["name"]: c["passed"] for c in seed["checks"]}["MFU"] is True
     assert api["recipes"][2]["fields"]["result"]["usd_per_million_tokens"] is None
 
@@ -80,20 +91,25 @@ def test_api_csv_has_the_comparison_columns(project: Project) -> None:
             "layout": "TP4 PP2",
             "tokens_per_s_per_gpu": "1194.3",
             # The figures the site recomputes from sourced data, at full precision; the recipe's own are in the JSON.
-            "usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
+            # $ / 1M at the price basis of H200, named; and at the recipe's own instance.
+            "usd_per_million_tokens": repr(4.5 / (1194.3 * 3600) * 1e6),
+            "price_basis": "cheapest",
+            "basis_instance": "Nebius H200",
+            "basis_usd_per_gpu_hour": "4.5",
+            "instance_usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
             "mfu": repr(6 * 25623920640 * 1194.3 / 989e12),
             "status": "verified",
             "correctness": "pass",
             "measured": "2026-10-14",
             "framework": "slime 0.3.0: THUDM/slime a897e1f plus 8 commits that do not change the training step",
             "instance": "AWS p5en.48xlarge",
-            "priced_at": "AWS p5en.48xlarge",
-            "price_basis": "false",
         }
         == rows[0]
     )
-    # No sourced MI300X price: no figure, no instance.
-    assert (rows[2]["usd_per_million_tokens"], rows[2]["instance"], rows[2]["priced_at"]) == ("", "", "")
+    # No sourced MI300X price: no figure, no basis, no instance.
+    no_price = ["usd_per_million_tokens", "price_basis", "basis_instance", "basis_usd_per_gpu_hour"]
+    no_price += ["instance", "instance_usd_per_million_tokens"]
+    assert [rows[2][column] for column in no_price] == [""] * len(no_price)
 
 
 def test_csv_cells_cannot_become_spreadsheet_formulas(project: Project) -> None:
@@ -127,6 +143,7 @@ def test_atom_feed_lists_recipes_newest_first_with_absolute_links(project: Proje
         "urn:openrecipes:recipe:llama-3.1-70b/mi300x/onprem",
     ]
     assert feed.findtext(f"{ATOM}updated") == "2026-11-01T00:00:00Z"
+    assert "$1.05 per 1M tokens at the price basis (Nebius H200)" in entries[1].findtext(f"{ATOM}summary")
     link = entries[1].find(f"{ATOM}link").get("href")
     assert link == f"https://openrecipes.github.io/openrecipes/recipes/{SEED_ID}/"
     assert '<link rel="alternate" type="application/atom+xml"' in result.html("")
@@ -201,7 +218,11 @@ def test_model_and_gpu_pages_list_their_recipes(project: Project) -> None:
     assert re.findall(r'<tr data-recipe="([^"]+)"', gpu) == [SEED_ID]
     assert "NVIDIA H200 SXM 141GB: 989 TFLOP/s dense BF16, 1,979 FP8, 141 GB" in _text(gpu)
     models = _text(result.html("models/"))
-    assert "Llama 3.1 70B 2 $2.12 38.5%" in models
+    # Its lowest $ / 1M: 900 tokens/s at Nebius's $3.85 per H100-hour; the MI300X recipe's (no price)
+    # is there, hidden, for a reader who gives MI300X a price.
+    assert "Llama 3.1 70B 2 $1.19 no public price 38.5%" in models
+    lowest = re.search(r"<span data-usd-lowest>(.*?)</span></td>", result.html("models/"), re.S).group(1)
+    assert re.findall(r'data-gpu="([^"]+)"[^>]*?( hidden)?>', lowest) == [("H100", ""), ("MI300X", " hidden")]
     nav = re.search(r'<nav class="md-nav md-nav--primary[^"]*".*?</nav>\s*</div>', result.html(""), re.S).group(0)
     assert "Models" in nav and "GPUs" in nav and "Compare" in nav
 
@@ -229,7 +250,7 @@ def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
     assert result.ok, result.errors()
     text = _text(result.html("recipes/llama-3.1-70b/h100/base/"))
     assert "Other recipes for this model" in text
-    assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.93 (−9.1%) 42.4% (+3.9 pp) verified" in text
+    assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.08 (−9.1%) 42.4% (+3.9 pp) verified" in text
 
 
 def test_compare_page_is_linked_from_every_recipe(project: Project) -> None:

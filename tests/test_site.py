@@ -11,7 +11,7 @@ from urllib.parse import urljoin, urlsplit
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, code_blocks, parse
 
-from openrecipes import facts
+from openrecipes import facts, pages
 
 SEED_URL = f"recipes/{SEED_ID}/"
 
@@ -31,7 +31,9 @@ def test_seed_recipe_page_shows_every_section(seed_site: BuildResult) -> None:
         "verified",
         "correctness: pass",
         "Tokens/s per GPU 1,194.3",
-        "$ / 1M tokens $1.84 AWS p5en.48xlarge",
+        # At the price basis of its GPU type, and at the instance it names.
+        "$ / 1M tokens $1.05 price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
+        " at its own instance, AWS p5en.48xlarge: $1.84",
         "MFU 18.6% N = 25,623,920,640 active parameters per token",
         "Step-time CV 1.89%",
         "GPU-hours 5.8",
@@ -73,18 +75,25 @@ def test_launch_script_and_environment_are_byte_exact(seed_site: BuildResult) ->
     assert (seed_site.site / f"recipes/{SEED_ID}.yaml").read_bytes() == SEED_PATH.read_bytes()
 
 
-def test_home_table_has_one_linked_row_per_recipe_with_exact_values(seed_site: BuildResult) -> None:
+def test_home_table_holds_the_first_rows_and_the_rest_as_data_with_exact_values(seed_site: BuildResult) -> None:
     html = seed_site.html("")
     ids = [row["data-recipe"] for row in table_rows(html)]
-    assert sorted(ids) == sorted(
+    everything = json.loads((seed_site.site / "assets/catalogue-rows.json").read_text(encoding="utf-8"))
+    # Every recipe is in the table's data, in table order; the page holds the first current ones.
+    assert sorted(everything["id"]) == sorted(
         path.relative_to(REPO / "recipes").with_suffix("").as_posix() for path in (REPO / "recipes").rglob("*.yaml")
     )
+    statuses = everything["facets"]["status"]
+    status_of = dict(zip(everything["id"], [statuses["values"][i] for i in statuses["index"]], strict=True))
+    current = [recipe_id for recipe_id in everything["id"] if status_of[recipe_id] != "deprecated"]
+    assert ids == current[: pages.HOME_ROWS]
+    assert f'data-or-total="{len(everything["id"])}"' in html
     # Columns are found by their key, so a column added to the registry changes nothing here.
     keys = re.findall(r'<th scope="col" data-key="([a-z_]+)"', html)
     assert keys == [fact.key for fact in facts.COLUMNS]
     tag, row = re.search(rf'(<tr data-recipe="{re.escape(SEED_ID)}"[^>]*>)(.*?)</tr>', html, re.S).groups()
     cells = re.findall(r"<td.*?</td>", row, re.S)
-    text = {key: " ".join(parse(cell).text) for key, cell in zip(keys, cells, strict=True)}
+    text = {key: " ".join(" ".join(parse(cell).text).split()) for key, cell in zip(keys, cells, strict=True)}
     value = {key: re.search(r'data-value="([^"]*)"', cell).group(1) for key, cell in zip(keys, cells, strict=True)}
     assert (
         text
@@ -93,18 +102,18 @@ def test_home_table_has_one_linked_row_per_recipe_with_exact_values(seed_site: B
             "gpus": "8 × H200",
             "layout": "TP4 PP2",
             "tokens": "1,194.3",
-            "usd": "$1.84",
+            "usd": "$1.05",  # at the price basis: Nebius H200, $4.50 per GPU-hour
             "mfu": "18.6%",
-            "status": "verified",
-            "correctness": "pass",
-            "measured": "2026-10-14",
+            "status": "verified correctness: pass",  # the evidence in one column
+            "precision": "bf16",
+            "row_tokens": "8,192",
         }
         == text
     )
     # Sorted by the figures recomputed from sourced data, as written by Python (the script reads them back).
     assert (value["tokens"], value["usd"], value["mfu"]) == (
         "1194.3",
-        repr(7.912 / (1194.3 * 3600) * 1e6),
+        repr(4.5 / (1194.3 * 3600) * 1e6),
         repr(6 * 25623920640 * 1194.3 / 989e12),
     )
     attributes = dict(re.findall(r'data-([a-z_]+)="([^"]*)"', tag))
@@ -124,16 +133,21 @@ def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Proje
     project.add_synthetic("llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0)
     project.add_synthetic("llama-3.1-70b/b200/onprem", gpu="B200", instance=None, tokens_per_s=2000.0)
     project.add_synthetic("llama-3.1-70b/h200/tenfold", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=90.0)
+    # At its own Azure instance ($12.29 per GPU-hour) it would rank after mid-a and mid-b ($2.2759).
+    azure = "Azure Standard_ND96isr_H100_v5"
+    project.add_synthetic("llama-3.1-70b/h100/azure", instance=azure, tokens_per_s=1500.0)
     result = project.build()
     assert result.ok, result.errors()
     order = [row["data-recipe"] for row in table_rows(result.html(""))]
+    # Every $ / 1M at the price basis of the GPU type: H100 at Nebius's $3.85, H200 at Nebius's $4.50.
     assert order == [
-        "llama-3.1-8b/h100/cheap",  # $0.2123
-        "llama-3.1-70b/b200/onprem",  # $0.9431: no instance of its own, priced at RunPod's $6.79 per B200-hour
-        "llama-3.1-70b/h100/mid-a",  # $2.1235, same MFU as mid-b: by id
+        "llama-3.1-8b/h100/cheap",  # $0.1188
+        "llama-3.1-70b/h100/azure",  # $0.7130, whatever its author paid Azure
+        "llama-3.1-70b/b200/onprem",  # $0.9431: priced at RunPod's $6.79 per B200-hour
+        "llama-3.1-70b/h100/mid-a",  # $1.19, same MFU as mid-b: by id
         "llama-3.1-70b/h100/mid-b",
-        "llama-3.1-70b/h100/pricey",  # $3.1852
-        "llama-3.1-70b/h200/tenfold",  # $24.4198: 24 sorts after 3 as a number
+        "llama-3.1-70b/h100/pricey",  # $1.78
+        "llama-3.1-70b/h200/tenfold",  # $13.89: 13 sorts after 1 as a number
         "llama-3.1-70b/mi300x/onprem",  # no sourced MI300X price at all: last
     ]
 
@@ -150,7 +164,7 @@ def test_fleets_of_other_gpus_and_several_nodes_build(project: Project) -> None:
     assert "32 × A100 80 GB (AWS p4de.24xlarge, 8 per node, 4 nodes)" in text
     # On-premises GPUs are priced at the price basis for their type, and say so.
     onprem = visible_text(result.html("recipes/mixtral-8x7b/b200/ep/"))
-    assert "price basis: RunPod Secure B200, the cheapest sourced B200" in onprem
+    assert "price basis: RunPod Secure B200, $6.79 per GPU-hour, the cheapest sourced B200" in onprem
     assert "16 × B200 180 GB (no public price, 8 per node, 2 nodes)" in onprem
 
 

@@ -183,6 +183,8 @@
   function basis() {
     const priceBasis = OR.priceBasis;
     if (!priceBasis || typeof priceBasis.usdPerGpuHour !== "function") return undefined;
+    // Until its presets have loaded the basis knows no price; the build's (the default basis) stand.
+    if (typeof priceBasis.loaded === "function" && !priceBasis.loaded()) return undefined;
     return (gpu) => {
       try {
         const value = priceBasis.usdPerGpuHour(gpu);

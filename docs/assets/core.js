@@ -196,15 +196,26 @@
   OR.plain = plain;
   /** 1194.3 -> "1,194.3" (places 1). */
   OR.number = (value, places = 0) => fixed(value, places, 0);
-  /** 1.8402 -> "$1.84". */
-  OR.usd = (value, places = 2) => "$" + fixed(value, places, 0);
+  /**
+   * The decimals a price is shown with (fmt.price_places): to the cent from $1 up, else four
+   * significant figures, counted on the rounded value (0.099996 is "0.1000", 0.99996 "1.00").
+   */
+  function pricePlaces(value) {
+    const text = plain(Math.abs(value));
+    const [whole, fraction = ""] = text.split(".");
+    const leading = fraction.search(/[1-9]/); // zeros between the point and the first figure
+    if (/[1-9]/.test(whole) || leading < 0) return 2;
+    let places = leading + 4;
+    const rounded = fixed(Math.abs(value), places, 0);
+    if (!rounded.startsWith("0.")) return 2;
+    if (rounded.slice(2).search(/[1-9]/) < leading) places -= 1;
+    return places;
+  }
+
+  /** A price, as fmt.usd: 1.8402 -> "$1.84", 0.212345 -> "$0.2123"; `places` fixes the decimals. */
+  OR.usd = (value, places) => "$" + fixed(value, places === undefined ? pricePlaces(value) : places, 0);
   /** 0.1857 -> "18.6%". */
   OR.percent = (fraction, places = 1) => fixed(fraction, places, 2) + "%";
-  /** A price as written, at least to the cent: 4.5 -> "$4.50", 2.744705 -> "$2.744705". */
-  OR.money = function (value) {
-    const decimals = (plain(value).split(".")[1] || "").length;
-    return "$" + fixed(value, Math.max(2, decimals), 0);
-  };
   /** A number as written, with thousands separators: 25623920640 -> "25,623,920,640". */
   OR.asWritten = function (value) {
     return fixed(value, (plain(value).split(".")[1] || "").length, 0);

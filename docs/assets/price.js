@@ -1,351 +1,352 @@
 /*
- * Your own GPU price (home, model, GPU and recipe pages): type a $ per GPU-hour or pick a listed
- * instance, and every $ / 1M tokens figure and run cost the page marks (the tables' column, a
- * recipe's headline figures) is recomputed, saying which price it uses; the charts keep the
- * published prices. Clearing it brings the published figures back. The choice is kept in the
- * address (?price=3.99, plus &instance=<name> when picked from the list) and remembered in this
- * browser, to offer again on other pages; the published figures stay the default.
+ * The price basis: one $ per GPU-hour per GPU type, at which every $ / 1M tokens on the site is
+ * computed and ranked. A preset (the cheapest sourced on-demand price for each type, the cheapest
+ * at a hyperscaler, the cheapest at a neocloud) gives each type its price, and the reader may type
+ * their own for any type. The presets come from assets/prices.json, which the build writes from
+ * reference/instances.yaml (hooks/openrecipes/pricebasis.py), loaded from the site's own root:
+ * no price is read from the page. (JSON, not a script: a pull request that changes only the
+ * reference data changes it, and a preview may bring data but never code of its own.) Until it
+ * has loaded, the page shows what the build wrote: the default basis.
  *
  *   $ / 1M tokens = $ per GPU-hour ÷ (tokens/s per GPU × 3,600) × 1,000,000
- *   run cost      = GPU-hours × $ per GPU-hour
  *
- * Contract: [data-or-price] (with data-instances: [{name, gpu, usd_per_gpu_hour, as_of}], and
- * data-gpu on a recipe page) is where the controls go; [data-usd-per-mtok][data-tokens-per-s]
- * [data-published] show $ / 1M (table cells also carry the data-value the table sorts by);
- * [data-run-cost][data-gpu-hours][data-published] show a run's cost; [data-price-source] says
- * which price a recipe page uses.
+ * The basis lives in the address (?basis=neocloud&H100=2.5: a preset other than the default, and
+ * a price per GPU type named by its key) and in this browser's storage, so it follows the reader
+ * from page to page; a page opened without it in its address takes the stored one and writes it
+ * into its address, so the address can be shared.
+ *
+ * For the other scripts, window.OpenRecipes.priceBasis:
+ *   ready                            -> a promise, resolved once the presets are loaded (or failed)
+ *   loaded()                         -> whether they are; until then the functions below know no price
+ *   usdPerGpuHour(gpuKey)            -> number | null (null: no price for that type in the basis)
+ *   label(gpuKey)                    -> "Nebius H100, $3.85 per GPU-hour (cheapest sourced)"
+ *   usdPerMillion(gpuKey, tokensPerS) -> number | null
+ *   missing(gpuKey)                  -> what stands in for a $ / 1M without a price
+ *   state()                          -> {preset, own: {gpuKey: price}}
+ *   isDefault()                      -> whether it is the basis the build computed the pages at
+ * and `document` receives the event `openrecipes:prices` (detail: the state) after every change,
+ * and on every page once its figures are at the basis.
+ *
+ * What this script recomputes in a page: [data-usd-per-mtok][data-gpu][data-tokens-per-s] (table
+ * cells also get the data-value they sort by), [data-usd-lowest] (of its [data-usd-per-mtok]
+ * children, only the lowest shown), [data-usd-delta] (against data-base-gpu and
+ * data-base-tokens-per-s), [data-run-cost][data-gpu][data-gpu-hours] and [data-price-source]
+ * [data-gpu]. [data-or-basis] is where the controls go.
  */
 (function () {
   "use strict";
 
   const OR = window.OpenRecipes;
   const h = OR.h;
-  const STORE = "openrecipes.price";
-  const published = new WeakMap(); // element -> what the build wrote: {text, title, value}
+  const STORE = "openrecipes.basis";
+  const PRICES = "assets/prices.json";
+  let DATA = { default: "cheapest", gpus: [], presets: [] };
+  let PRESETS = new Map();
+  let GPUS = new Set();
+  let loaded = false;
+  const NO_PRICE = "no public price"; // facts.NO_PRICE: what the build writes at the default basis
+  const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
 
-  OR.onPage((doc, signal) => {
-    const boxes = Array.from(doc.querySelectorAll("[data-or-price]"));
-    if (boxes.length) new Calculator(doc, boxes, signal);
-  });
+  let state = { preset: DATA.default, own: {} };
 
-  function instancesOf(box) {
-    try {
-      const list = JSON.parse(box.getAttribute("data-instances") || "[]");
-      return Array.isArray(list)
-        ? list.filter(
-            (item) =>
-              item &&
-              typeof item.name === "string" &&
-              typeof item.usd_per_gpu_hour === "number" &&
-              Number.isFinite(item.usd_per_gpu_hour) &&
-              item.usd_per_gpu_hour > 0,
-          )
-        : [];
-    } catch (error) {
-      return [];
-    }
-  }
+  /* -- the state --------------------------------------------------------------------------- */
 
-  /** $ / 1M tokens at `price` $ per GPU-hour. */
-  function usdPerMillion(price, tokensPerSecondPerGpu) {
-    return (price / (tokensPerSecondPerGpu * 3600)) * 1e6;
-  }
-
-  /** "3.99", "$3.99", "3,99", "3.99/h" -> 3.99; anything else -> NaN. */
+  /** "3.99", "$3.99", "3,99", "3.99/h" -> 3.99; anything else (or not above 0) -> NaN. */
   function parsePrice(text) {
     const trimmed = String(text)
       .trim()
       .replace(/^\$\s*/, "")
       .replace(/\s*(\/|per)\s*(gpu)?[\s-]*h(ou)?r?$/i, "");
     if (!/^(\d+([.,]\d*)?|[.,]\d+)$/.test(trimmed)) return NaN;
-    return Number(trimmed.replace(",", "."));
+    const price = Number(trimmed.replace(",", "."));
+    return price > 0 && Number.isFinite(price) && price < 100000 ? price : NaN;
   }
 
-  function remember(element, attribute) {
-    if (!published.has(element)) {
-      published.set(element, {
-        text: element.textContent,
-        title: element.getAttribute("title"),
-        value: attribute ? element.getAttribute(attribute) : null,
-      });
+  /** A state from untrusted input (the address, storage): unknown presets and types dropped. */
+  function clean(preset, own) {
+    const result = { preset: PRESETS.has(preset) ? preset : DATA.default, own: {} };
+    for (const [gpu, value] of Object.entries(own || {})) {
+      const price = typeof value === "number" ? value : parsePrice(value);
+      if (GPUS.has(gpu) && price > 0 && Number.isFinite(price)) result.own[gpu] = price;
     }
-    return published.get(element);
+    return result;
   }
 
-  function restore(element) {
-    const saved = published.get(element);
-    if (!saved) return;
-    element.textContent = saved.text;
-    if (saved.title === null) element.removeAttribute("title");
-    else element.setAttribute("title", saved.title);
-    if (element.hasAttribute("data-value")) element.setAttribute("data-value", saved.value ?? "");
-    element.classList.remove("or-custom-price");
-  }
-
-  class Calculator {
-    constructor(doc, boxes, signal) {
-      const byName = new Map();
-      for (const box of boxes) for (const item of instancesOf(box)) byName.set(item.name, item);
-      this.instances = Array.from(byName.values());
-      this.gpus = new Set(boxes.map((box) => box.getAttribute("data-gpu")).filter(Boolean));
-      if (!this.gpus.size) {
-        // A GPU page: its table's recipes all run on one GPU type, so suggest its instances.
-        const rowGpus = new Set(Array.from(doc.querySelectorAll("tr[data-gpu]"), (row) => row.getAttribute("data-gpu")));
-        if (rowGpus.size === 1) this.gpus = rowGpus;
+  /** The basis the address names, or null when it names none. */
+  function fromParams(params) {
+    let named = params.has("basis");
+    const own = {};
+    for (const gpu of GPUS) {
+      if (params.has(gpu)) {
+        named = true;
+        own[gpu] = params.get(gpu);
       }
-      this.figures = Array.from(doc.querySelectorAll("[data-usd-per-mtok]"));
-      this.costs = Array.from(doc.querySelectorAll("[data-run-cost]"));
-      // "Other recipes" deltas: at one price for both, $/1M differs exactly as 1 / tokens/s does.
-      this.deltas = Array.from(doc.querySelectorAll("[data-usd-delta]"));
-      this.sources = Array.from(doc.querySelectorAll("[data-price-source]"));
-      this.charts = doc.querySelector(".or-chart") !== null;
-      for (const element of this.figures) remember(element, "data-value");
-      for (const element of [...this.costs, ...this.sources, ...this.deltas]) remember(element, null);
-
-      this.choice = null; // null (published) or {price, instance, text}
-      this.invalid = null; // text typed that is not a price
-      this.views = boxes.map((box) => this.render(box));
-      this.fromParams(OR.params());
-      OR.onQueryChange((params) => this.fromParams(params), signal);
     }
+    return named ? clean(params.get("basis"), own) : null;
+  }
 
-    /* -- the controls ----------------------------------------------------------------------- */
+  function fromStorage() {
+    const stored = OR.storage.get(STORE);
+    return stored && typeof stored === "object" ? clean(stored.preset, stored.own) : null;
+  }
+
+  function isDefault(candidate = state) {
+    return candidate.preset === DATA.default && Object.keys(candidate.own).length === 0;
+  }
+
+  function same(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  /** The address's parameters for `candidate` (null removes one). */
+  function params(candidate) {
+    const changes = { basis: candidate.preset === DATA.default ? null : candidate.preset };
+    for (const gpu of GPUS) changes[gpu] = gpu in candidate.own ? OR.plain(candidate.own[gpu]) : null;
+    return changes;
+  }
+
+  /* -- the API ----------------------------------------------------------------------------- */
+
+  function preset() {
+    return PRESETS.get(state.preset) || { key: state.preset, label: state.preset, prices: {} };
+  }
+
+  function usdPerGpuHour(gpu) {
+    if (gpu in state.own) return state.own[gpu];
+    const price = preset().prices[gpu];
+    return price ? price.usd_per_gpu_hour : null;
+  }
+
+  function usdPerMillion(gpu, tokensPerSecond) {
+    const price = usdPerGpuHour(gpu);
+    return price === null || !(tokensPerSecond > 0) ? null : (price / (tokensPerSecond * 3600)) * 1e6;
+  }
+
+  function label(gpu) {
+    if (gpu in state.own) return `your price for ${gpu}, ${OR.usd(state.own[gpu])} per GPU-hour`;
+    const price = preset().prices[gpu];
+    if (!price) return `no ${gpu} price in the ${preset().label.toLowerCase()} basis`;
+    return `${price.instance}, ${OR.usd(price.usd_per_gpu_hour)} per GPU-hour (${preset().label.toLowerCase()})`;
+  }
+
+  function missing(gpu) {
+    if (state.preset === DATA.default && !(gpu in state.own)) return NO_PRICE;
+    return `no ${state.preset} price`;
+  }
+
+  /** The presets, once per visit (instant navigation keeps them). */
+  const ready = fetch(OR.siteUrl(PRICES).href, { credentials: "same-origin" })
+    .then((response) => {
+      if (!response.ok) throw new Error(`${PRICES}: ${response.status}`);
+      return response.json();
+    })
+    .then((data) => {
+      if (!data || !Array.isArray(data.presets) || !Array.isArray(data.gpus)) throw new Error(`${PRICES}: no presets`);
+      DATA = data;
+      PRESETS = new Map(data.presets.map((item) => [item.key, item]));
+      GPUS = new Set(data.gpus);
+      loaded = true;
+      state = current().basis;
+    })
+    .catch((error) => console.warn("OpenRecipes: the price basis cannot be changed:", error));
+
+  OR.priceBasis = {
+    ready,
+    loaded: () => loaded,
+    usdPerGpuHour,
+    usdPerMillion,
+    label,
+    missing,
+    state: () => ({ preset: state.preset, own: { ...state.own } }),
+    isDefault: () => isDefault(),
+    presets: () => DATA.presets.map(({ key, label }) => ({ key, label })),
+  };
+
+  /* -- a page ------------------------------------------------------------------------------ */
+
+  /** The basis for the page shown: the address first (a shared link), then this reader's last. */
+  function current() {
+    const named = fromParams(OR.params());
+    return { named: named !== null, basis: named || fromStorage() || clean(DATA.default, {}) };
+  }
+
+  OR.onPage((doc, signal) => {
+    ready.then(() => {
+      if (signal.aborted || !loaded) return;
+      const boxes = Array.from(doc.querySelectorAll("[data-or-basis]"));
+      const priced = boxes.length > 0 || doc.querySelector("[data-usd-per-mtok]") !== null;
+      const { named, basis } = current();
+      if (!priced) {
+        state = basis; // nothing to recompute, and the address stays as it is
+        return;
+      }
+      const page = new Page(doc, boxes);
+      page.set(basis, named ? null : false);
+      OR.onQueryChange((changed) => page.set(fromParams(changed) || clean(DATA.default, {}), null), signal);
+    });
+  });
+
+  class Page {
+    constructor(doc, boxes) {
+      this.doc = doc;
+      const keys = new Set();
+      for (const element of doc.querySelectorAll("[data-gpu]")) {
+        const gpu = element.getAttribute("data-gpu");
+        if (GPUS.has(gpu)) keys.add(gpu);
+      }
+      this.gpus = Array.from(keys).sort(collator.compare);
+      this.invalid = new Set(); // types whose typed text is not a price
+      this.views = boxes.map((box) => this.render(box));
+    }
 
     render(box) {
-      const input = h("input", {
-        type: "text",
-        inputmode: "decimal",
-        autocomplete: "off",
-        spellcheck: "false",
-        placeholder: "e.g. 3.99",
-        "data-or-price-input": true,
+      const select = h(
+        "select",
+        { "data-or-basis-preset": true },
+        DATA.presets.map((item) => h("option", { value: item.key }, item.label)),
+      );
+      select.addEventListener("change", () => this.set({ preset: select.value, own: state.own }, true));
+      const reset = h("button", { type: "button", class: "md-button", "data-or-basis-reset": true }, "Default basis");
+      reset.addEventListener("click", () => this.set(clean(DATA.default, {}), true));
+      const status = h("p", { class: "or-basis__status", role: "status", "aria-live": "polite", "data-or-basis-status": true });
+      const inputs = new Map();
+      const fields = this.gpus.map((gpu) => {
+        const input = h("input", {
+          type: "text",
+          inputmode: "decimal",
+          autocomplete: "off",
+          spellcheck: "false",
+          "data-or-basis-gpu": gpu,
+          "aria-label": `Your $ per GPU-hour for ${gpu}`,
+        });
+        inputs.set(gpu, input);
+        // One history entry per typed price: the first keystroke that changes the basis adds it,
+        // the next ones update it, until the field is left.
+        let typing = false;
+        input.addEventListener("input", () => {
+          if (this.typed(gpu, input.value, !typing)) typing = true;
+        });
+        input.addEventListener("change", () => (typing = false));
+        return h("label", { class: "or-basis__gpu" }, h("span", { class: "or-basis__gpu-name" }, gpu), input);
       });
-      const select = h("select", { "data-or-price-instance": true }, this.options());
-      const reset = h("button", { type: "button", class: "md-button", "data-or-price-reset": true }, "Published prices");
-      const recall = h("button", { type: "button", class: "md-button", "data-or-price-recall": true, hidden: true });
-      const status = h("p", { class: "or-price__status", role: "status", "aria-live": "polite", "data-or-price-status": true });
+      const own = h(
+        "details",
+        { class: "or-basis__own", "data-or-basis-own": true },
+        h("summary", {}, "Your own $ per GPU-hour"),
+        h("p", { class: "or-basis__hint" }, "A price typed for a GPU type replaces the preset's for that type."),
+        h("div", { class: "or-basis__gpus" }, fields),
+      );
       box.replaceChildren(
-        h("p", { class: "or-price__title" }, "Your GPU price"),
         h(
           "div",
-          { class: "or-price__controls" },
-          h("label", { class: "or-price__field" }, h("span", {}, "$ per GPU-hour"), input),
-          h("label", { class: "or-price__field" }, h("span", {}, "or a listed instance"), select),
-          h("span", { class: "or-price__buttons" }, reset, recall),
+          { class: "or-basis__controls" },
+          h("label", { class: "or-basis__field" }, h("span", {}, "Price basis"), select),
+          reset,
         ),
         status,
-        h(
-          "p",
-          { class: "or-price__formula" },
-          "$ / 1M tokens = $ per GPU-hour ÷ (tokens/s per GPU × 3,600) × 1,000,000; run cost = GPU-hours × $ per GPU-hour.",
-        ),
+        fields.length ? own : null,
       );
-      const view = { box, input, select, reset, recall, status };
-      // One history entry per typed price: the first keystroke adds it, the next ones update it.
-      let typing = false;
-      input.addEventListener("input", () => {
-        this.typed(input.value, view, !typing);
-        typing = true;
-      });
-      input.addEventListener("change", () => (typing = false));
-      select.addEventListener("change", () => {
-        const instance = this.instances.find((item) => item.name === select.value);
-        this.invalid = null;
-        this.set(instance ? { price: instance.usd_per_gpu_hour, instance, text: null } : null, true);
-      });
-      reset.addEventListener("click", () => {
-        this.invalid = null;
-        this.set(null, true);
-      });
-      recall.addEventListener("click", () => {
-        const last = this.lastChoice();
-        if (last) this.set(last, true);
-      });
-      return view;
+      return { box, select, reset, status, inputs, own };
     }
 
-    options() {
-      const groups = new Map();
-      for (const item of this.instances) {
-        const gpu = item.gpu || "other";
-        if (!groups.has(gpu)) groups.set(gpu, []);
-        groups.get(gpu).push(item);
-      }
-      const names = Array.from(groups.keys()).sort((a, b) => {
-        const suggested = Number(this.gpus.has(b)) - Number(this.gpus.has(a));
-        return suggested || a.localeCompare(b, "en", { numeric: true });
-      });
-      const options = [h("option", { value: "" }, "—")];
-      for (const gpu of names) {
-        const items = groups.get(gpu).sort((a, b) => a.usd_per_gpu_hour - b.usd_per_gpu_hour);
-        const label = this.gpus.has(gpu) ? `${gpu} (the GPU of these recipes)` : gpu;
-        options.push(
-          h(
-            "optgroup",
-            { label },
-            items.map((item) =>
-              h(
-                "option",
-                { value: item.name },
-                `${item.name}: ${OR.money(item.usd_per_gpu_hour)} per GPU-hour${item.as_of ? ` (${item.as_of})` : ""}`,
-              ),
-            ),
-          ),
-        );
-      }
-      return options;
-    }
-
-    /* -- state ----------------------------------------------------------------------------- */
-
-    typed(text, view, push) {
+    typed(gpu, text, push) {
+      const own = { ...state.own };
       const price = parsePrice(text);
-      if (text.trim() === "") {
-        this.invalid = null;
-        this.set(null, push, view);
-      } else if (!(price > 0) || !Number.isFinite(price)) {
-        this.invalid = text.trim();
-        this.set(null, push, view);
-      } else {
-        this.invalid = null;
-        this.set({ price, instance: null, text }, push, view);
-      }
+      this.invalid.delete(gpu);
+      if (text.trim() === "") delete own[gpu];
+      else if (Number.isNaN(price)) this.invalid.add(gpu);
+      else own[gpu] = price;
+      return this.set({ preset: state.preset, own }, push, gpu);
     }
 
-    fromParams(params) {
-      const price = parsePrice(params.get("price") || "");
-      const instance = this.instances.find((item) => item.name === params.get("instance"));
-      this.invalid = null;
-      if (instance && (!(price > 0) || Math.abs(price - instance.usd_per_gpu_hour) < 1e-9)) {
-        this.set({ price: instance.usd_per_gpu_hour, instance, text: null }, null);
-      } else if (price > 0 && Number.isFinite(price)) {
-        this.set({ price, instance: null, text: null }, null);
-      } else {
-        this.set(null, null);
-      }
-    }
-
-    /** Use `choice`; `push`: true/false writes the address (new entry or not), null leaves it. */
-    set(choice, push, typingIn) {
-      this.choice = choice;
+    /**
+     * Use `next`; `push`: true/false writes the address (a new history entry or not), null
+     * leaves it. `typingIn`: the GPU type whose field the reader is typing in (left as typed).
+     * Returns whether the basis changed.
+     */
+    set(next, push, typingIn) {
+      const changed = !same(next, state);
+      state = clean(next.preset, next.own);
+      OR.storage.set(STORE, isDefault() ? null : state);
       for (const view of this.views) {
-        if (view !== typingIn) {
-          view.input.value = choice ? (choice.text ?? OR.plain(choice.price)) : "";
+        view.select.value = state.preset;
+        for (const [gpu, input] of view.inputs) {
+          if (gpu !== typingIn) input.value = gpu in state.own ? OR.plain(state.own[gpu]) : "";
+          input.setAttribute("aria-invalid", this.invalid.has(gpu) ? "true" : "false");
+          const price = preset().prices[gpu];
+          input.placeholder = price ? OR.plain(price.usd_per_gpu_hour) : "no price";
         }
-        view.input.setAttribute("aria-invalid", this.invalid ? "true" : "false");
-        view.select.value = choice && choice.instance ? choice.instance.name : "";
+        if (Object.keys(state.own).length) view.own.open = true;
       }
       this.apply();
-      if (choice) OR.storage.set(STORE, { price: choice.price, instance: choice.instance ? choice.instance.name : null });
       this.showStatus();
-      if (push !== null) this.write(push);
+      document.dispatchEvent(new CustomEvent("openrecipes:prices", { detail: { ...OR.priceBasis.state(), changed } }));
+      // Last: the address keeps the scroll position, which the browser can only tell once the
+      // page is laid out again; done before the tables re-rank, it would lay the page out twice.
+      if (push !== null) OR.setParams(params(state), push);
+      return changed;
     }
 
-    write(push) {
-      const choice = this.choice;
-      OR.setParams(
-        {
-          price: choice ? OR.plain(choice.price) : null,
-          instance: choice && choice.instance ? choice.instance.name : null,
-        },
-        push,
-      );
-    }
-
-    lastChoice() {
-      const last = OR.storage.get(STORE);
-      if (!last || typeof last.price !== "number" || !(last.price > 0)) return null;
-      const instance = this.instances.find((item) => item.name === last.instance);
-      return instance
-        ? { price: instance.usd_per_gpu_hour, instance, text: null }
-        : { price: last.price, instance: null, text: null };
-    }
-
-    /* -- the figures -------------------------------------------------------------------- */
-
-    label() {
-      const choice = this.choice;
-      if (!choice) return "";
-      const price = `${OR.money(choice.price)} per GPU-hour`;
-      if (!choice.instance) return `your price, ${price}`;
-      return `${choice.instance.name} (${choice.instance.gpu}), ${price}`;
-    }
+    /* -- the figures ----------------------------------------------------------------------- */
 
     apply() {
-      const price = this.choice ? this.choice.price : null;
-      const note = this.choice ? `At ${this.label()}` : "";
-      for (const element of this.figures) {
-        const saved = published.get(element);
-        const perGpu = Number(element.getAttribute("data-tokens-per-s"));
-        if (price === null || !(perGpu > 0)) {
-          restore(element);
-          continue;
-        }
-        const value = usdPerMillion(price, perGpu);
-        element.textContent = OR.usd(value);
-        if (element.hasAttribute("data-value")) element.setAttribute("data-value", String(value));
-        element.setAttribute("title", `${note}; published: ${saved.text.trim()}`);
-        element.classList.add("or-custom-price");
+      const custom = !isDefault();
+      const doc = this.doc;
+      for (const element of doc.querySelectorAll("[data-usd-per-mtok][data-gpu]")) {
+        const gpu = element.getAttribute("data-gpu");
+        const value = usdPerMillion(gpu, Number(element.getAttribute("data-tokens-per-s")));
+        element.textContent = value === null ? missing(gpu) : OR.usd(value);
+        if (element.hasAttribute("data-value")) element.setAttribute("data-value", value === null ? "" : String(value));
+        element.setAttribute("title", `At ${label(gpu)}`);
+        element.classList.toggle("or-custom-price", custom);
+        element.classList.toggle("or-unpriced", value === null);
+        element.orUsd = value;
       }
-      for (const element of this.costs) {
-        const saved = published.get(element);
+      for (const group of doc.querySelectorAll("[data-usd-lowest]")) {
+        const options = Array.from(group.querySelectorAll("[data-usd-per-mtok]"));
+        const priced = options.filter((option) => option.orUsd !== null && option.orUsd !== undefined);
+        const lowest = priced.length ? priced.reduce((a, b) => (b.orUsd < a.orUsd ? b : a)) : options[0];
+        for (const option of options) option.hidden = option !== lowest;
+      }
+      for (const element of doc.querySelectorAll("[data-usd-delta]")) {
+        const value = usdPerMillion(element.getAttribute("data-gpu"), Number(element.getAttribute("data-tokens-per-s")));
+        const base = usdPerMillion(
+          element.getAttribute("data-base-gpu"),
+          Number(element.getAttribute("data-base-tokens-per-s")),
+        );
+        // As the build writes it: the relative change of the two $ / 1M figures.
+        element.textContent = value === null || base === null ? "" : `(${OR.relativeChange(value, base)})`;
+      }
+      for (const element of doc.querySelectorAll("[data-run-cost][data-gpu]")) {
+        const price = usdPerGpuHour(element.getAttribute("data-gpu"));
         const hours = Number(element.getAttribute("data-gpu-hours"));
-        if (price === null || !(hours >= 0) || element.getAttribute("data-gpu-hours") === "") {
-          restore(element);
-          continue;
-        }
-        element.textContent = OR.usd(hours * price);
-        element.setAttribute("title", `${note}; published: ${saved.text.trim()}`);
-        element.classList.add("or-custom-price");
+        element.textContent = price === null || !(hours >= 0) ? "unpriced" : OR.usd(hours * price);
+        element.classList.toggle("or-custom-price", custom);
       }
-      for (const element of this.deltas) {
-        const other = Number(element.getAttribute("data-tokens-per-s"));
-        const base = Number(element.getAttribute("data-base-tokens-per-s"));
-        if (price === null || !(other > 0) || !(base > 0)) {
-          restore(element);
-          continue;
-        }
-        // As the page's published delta: the relative change of the two $ / 1M figures.
-        element.textContent = `(${OR.relativeChange(usdPerMillion(price, other), usdPerMillion(price, base))})`;
-        element.classList.add("or-custom-price");
+      for (const element of doc.querySelectorAll("[data-price-source][data-gpu]")) {
+        element.textContent = `price basis: ${label(element.getAttribute("data-gpu"))}`;
       }
-      for (const element of this.sources) {
-        if (price === null) restore(element);
-        else {
-          element.textContent = this.label();
-          element.classList.add("or-custom-price");
-        }
-      }
-      document.dispatchEvent(new CustomEvent("openrecipes:prices", { detail: { price } }));
     }
 
     showStatus() {
-      const choice = this.choice;
+      const invalid = Array.from(this.invalid);
       let text;
-      if (this.invalid) {
-        text = `“${this.invalid}” is not a price: type dollars per GPU-hour, like 3.99. Showing the published figures.`;
-      } else if (!choice) {
-        text =
-          "Showing the published figures: each recipe at its own instance's on-demand price (GPUs without a " +
-          "public price have none). Type a $ per GPU-hour or pick an instance to recompute them.";
+      if (invalid.length) {
+        text = `What you typed for ${invalid.join(", ")} is not a price: type dollars per GPU-hour, like 2.50.`;
       } else {
-        const what = this.costs.length ? "$ / 1M tokens and run cost" : "$ / 1M tokens";
-        text = `Every ${what} figure underlined with dots is recomputed at ${this.label()}`;
-        if (choice.instance && choice.instance.as_of) text += `, listed ${choice.instance.as_of}`;
-        text += ".";
-        if (choice.instance && this.gpus.size && !this.gpus.has(choice.instance.gpu)) {
-          text += ` That is a price for ${choice.instance.gpu} GPUs; these recipes ran on ${Array.from(this.gpus).join(", ")}.`;
-        }
-        if (this.charts) text += " The charts keep the published prices.";
+        const parts = this.gpus.map((gpu) => {
+          const price = usdPerGpuHour(gpu);
+          if (price === null) return `${gpu}: no price`;
+          const source = gpu in state.own ? "yours" : preset().prices[gpu].instance;
+          return `${gpu} ${OR.usd(price)} (${source})`;
+        });
+        text = `$ / 1M tokens at ${preset().label.toLowerCase()} prices per GPU-hour`;
+        text += parts.length ? `: ${parts.join(" · ")}.` : ".";
       }
-      const last = this.lastChoice();
       for (const view of this.views) {
         view.status.textContent = text;
-        view.box.classList.toggle("or-price--custom", Boolean(choice));
-        view.reset.hidden = !choice && !this.invalid;
-        const offer = !choice && last;
-        view.recall.hidden = !offer;
-        if (offer) view.recall.textContent = `Use my last price (${OR.money(last.price)})`;
+        view.box.classList.toggle("or-basis--custom", !isDefault());
+        view.reset.hidden = isDefault() && !invalid.length;
       }
     }
   }

@@ -1,17 +1,27 @@
 /*
  * The comparison table (home, model and GPU pages): sort by a column, filter by the facts the
  * registry makes filters of (model, GPU, GPU count, status, ...), search the rows' text, and count
- * what is shown.
- * The state lives in the address (?gpu=H200&status=verified&sort=mfu&dir=desc&search=slime),
- * so a view can be shared and survives reload and back/forward.
+ * what is shown. The state lives in the address (?gpu=H200&status=verified&sort=mfu&dir=desc&
+ * search=slime), so a view can be shared and survives reload and back/forward. `search` (not `q`)
+ * names the text filter: Material opens its own site search for `?q=`.
  *
- * Without JavaScript the table is complete, in its default order; this script only reorders
- * and hides the rows the build wrote. `search` (not `q`) names the text filter: Material opens
- * its own site search for `?q=`.
+ * Before the reader sorts, rows are in the catalogue's order at the reader's price basis
+ * (OpenRecipes.tableOrder, as loader.table_order_key): cheapest $ / 1M first, then higher MFU,
+ * then id; the $ / 1M cells follow the basis (price.js, `openrecipes:prices`). A filter may leave
+ * values out until asked for (deprecated recipes): its "any" choice means any other value.
+ *
+ * Rows are data, not elements: the table shows the first rows of the matching ones in order and
+ * offers the next ones, so sorting and filtering thousands of rows touches a screenful of DOM.
+ * The home page holds only its first rows (data-or-total says how many there are): the others
+ * come from assets/catalogue-rows.json (export.catalogue_rows), loaded from the site's own root,
+ * and are drawn here exactly as the build draws a row. Without JavaScript the rows in the page
+ * are a complete table (the home page's first rows, a model's or GPU's every recipe).
  *
  * Contract: [data-or-catalogue] holds [data-or-count] and a table whose header cells carry
- * data-key (and data-type="number" on numeric columns), whose rows carry data-recipe and the
- * filter attributes, and whose cells carry data-value ("" = missing: last in either direction).
+ * data-key, data-cell (link, badge, price, text) and data-type="number" on numeric columns,
+ * whose rows carry data-recipe and the filter attributes, and whose cells carry data-value
+ * ("" = missing: last in either direction) and data-label; a $ / 1M cell carries data-gpu and
+ * data-tokens-per-s.
  */
 (function () {
   "use strict";
@@ -19,28 +29,29 @@
   const OR = window.OpenRecipes;
   const h = OR.h;
 
-  // The filters, made from the facts registry (hooks/openrecipes/facts.py) into assets/facets.js:
-  // each is {name, label, any, numeric, unit}, and every row carries data-<name>.
+  // The filters and the default order, made from the facts registry (hooks/openrecipes/facts.py)
+  // into assets/facets.js: each filter is {name, label, any, numeric, unit, hidden}, and every row
+  // carries data-<name>.
   const FILTERS = OR.facets || [];
+  const HIDDEN = FILTERS.map((filter) => new Set(filter.hidden || [])); // values each filter hides by default
+  const ORDER = OR.tableOrder || [];
+  const ROWS = "assets/catalogue-rows.json";
+  const ALL = "all"; // a hiding filter's choice that shows every value
+  const PAGE = 25; // rows drawn at a time: two screens or so; each more costs layout
   const SEARCH = "search";
   const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
   const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
-  const tables = new WeakMap();
+  let allRows = null; // the promise of assets/catalogue-rows.json, kept across pages
 
   OR.onPage((doc, signal) => {
-    for (const root of doc.querySelectorAll("[data-or-catalogue]")) {
-      let table = tables.get(root);
-      if (!table) {
-        table = new Catalogue(root);
-        tables.set(root, table);
-      }
-      table.attach(signal);
-    }
+    for (const root of doc.querySelectorAll("[data-or-catalogue]")) new Catalogue(root, signal);
   });
 
-  /** Sort key of a cell: {missing, number?, text}. */
-  function cellKey(cell, numeric) {
-    const text = cell ? (cell.getAttribute("data-value") ?? "").trim() : "";
+  /* -- rows -------------------------------------------------------------------------------- */
+
+  /** Sort key of a value: {missing, number?, text}. */
+  function valueKey(text, numeric) {
+    text = (text ?? "").trim();
     if (text === "") return { missing: true, text };
     if (numeric || NUMBER.test(text)) {
       const number = Number(text);
@@ -55,24 +66,91 @@
     return collator.compare(a.text, b.text);
   }
 
-  function plural(count, word) {
-    return `${word}${count === 1 ? "" : "s"}`;
+  /** Values in export._column's shape ({list} or {values, index}) as one array. */
+  function expand(column, count) {
+    if (!column) return new Array(count).fill(undefined);
+    if (Array.isArray(column.list)) return column.list;
+    return column.index.map((index) => column.values[index]);
   }
 
+  function rowFromElement(tr, columns) {
+    const row = { id: tr.getAttribute("data-recipe"), tr, texts: {}, values: {}, details: {}, facets: {} };
+    for (const filter of FILTERS) row.facets[filter.name] = tr.getAttribute(`data-${filter.name}`) || "";
+    for (const [key, column] of columns) {
+      const cell = tr.cells[column.index];
+      if (!cell) continue;
+      row.values[key] = cell.getAttribute("data-value") ?? "";
+      if (column.cell === "price") {
+        row.gpu = cell.getAttribute("data-gpu") || "";
+        row.tokens = Number(cell.getAttribute("data-tokens-per-s"));
+      } else {
+        row.texts[key] = cell.textContent.trim();
+      }
+    }
+    return row;
+  }
+
+  function rowsFromData(data, columns) {
+    const count = data.count;
+    const urls = data.url.list || data.id.map((id) => `${data.url.prefix}${id}${data.url.suffix}`);
+    const facets = FILTERS.map((filter) => [filter.name, expand(data.facets[filter.name], count)]);
+    const cols = [];
+    for (const [key, column] of columns) {
+      const source = data.columns[key];
+      if (!source) continue;
+      const texts = expand(source.text, count);
+      cols.push({
+        key,
+        texts,
+        values: source.value ? expand(source.value, count) : texts,
+        details: source.detail ? expand(source.detail, count) : null,
+        detailLabel: source.detail_label || "",
+      });
+    }
+    return data.id.map((id, i) => {
+      const row = { id, tr: null, url: urls[i], tokens: data.tokens[i], texts: {}, values: {}, details: {}, facets: {} };
+      for (const [name, values] of facets) row.facets[name] = values[i] ?? "";
+      for (const column of cols) {
+        row.texts[column.key] = column.texts[i];
+        const value = column.values[i];
+        row.values[column.key] = value === null || value === undefined ? "" : String(value);
+        if (column.details && column.details[i]) row.details[column.key] = [column.detailLabel, column.details[i]];
+      }
+      row.gpu = row.facets.gpu || "";
+      return row;
+    });
+  }
+
+  /* -- the table --------------------------------------------------------------------------- */
+
   class Catalogue {
-    constructor(root) {
+    constructor(root, signal) {
       this.root = root;
+      this.signal = signal;
       this.table = root.querySelector("table");
       this.body = this.table.tBodies[0];
-      this.rows = Array.from(this.body.rows).filter((row) => row.hasAttribute("data-recipe"));
-      this.defaultIndex = new Map(this.rows.map((row, index) => [row, index]));
       this.headers = Array.from(this.table.tHead ? this.table.tHead.rows[0].cells : []);
       this.columns = new Map();
       this.headers.forEach((th, index) => {
         const key = th.getAttribute("data-key");
-        if (key) this.columns.set(key, { index, th, numeric: th.getAttribute("data-type") === "number" });
+        if (key) {
+          this.columns.set(key, {
+            index,
+            th,
+            label: th.textContent.trim(),
+            cell: th.getAttribute("data-cell") || "text",
+            numeric: th.getAttribute("data-type") === "number",
+          });
+        }
       });
-      // A wide table scrolls sideways inside the page (on a phone, say) instead of widening it.
+      this.setRows(Array.from(this.body.rows).filter((tr) => tr.hasAttribute("data-recipe")).map((tr) => rowFromElement(tr, this.columns)));
+      this.total = Number(root.getAttribute("data-or-total")) || this.rows.length;
+      this.complete = this.rows.length >= this.total;
+      this.limit = PAGE;
+      this.priceSerial = 0;
+
+      // A wide table scrolls sideways inside the page instead of widening it (a phone shows
+      // cards instead: openrecipes-interactive.css).
       if (!this.table.parentElement.classList.contains("or-scroll")) {
         const scroller = h("div", { class: "or-scroll" });
         this.table.before(scroller);
@@ -81,9 +159,59 @@
       this.count = root.querySelector("[data-or-count]");
       if (this.count) this.count.setAttribute("aria-live", "polite");
       this.state = { filters: {}, search: "", sort: null, dir: "asc" };
-      this.texts = new Map();
       this.buildHeaders();
       this.buildControls();
+      this.attach();
+      if (!this.complete) this.loadRest();
+    }
+
+    setRows(rows) {
+      this.rows = rows;
+      rows.forEach((row, index) => (row.index = index));
+      for (const row of rows) {
+        row.lower = {};
+        for (const filter of FILTERS) row.lower[filter.name] = row.facets[filter.name].toLowerCase();
+        row.search = null;
+        this.text(row); // now, while the rows arrive, not at the reader's first keystroke
+      }
+      this.keys = new Map(); // column -> its sort keys by row index, for the current prices
+      this.orders = new Map(); // "sort|dir" -> rows in that order, for the current prices
+      this.values = new Map(); // filter -> its distinct values, in the order its choices show
+      for (const filter of FILTERS) {
+        const values = Array.from(new Set(rows.map((row) => row.facets[filter.name]).filter(Boolean)));
+        values.sort(
+          filter.numeric ? (a, b) => Number(a) - Number(b) || collator.compare(a, b) : (a, b) => collator.compare(a, b),
+        );
+        this.values.set(filter.name, values);
+      }
+    }
+
+    /** The rows the page does not hold, from the catalogue's row data. */
+    loadRest() {
+      if (!allRows) {
+        allRows = fetch(OR.siteUrl(ROWS).href, { credentials: "same-origin" }).then((response) => {
+          if (!response.ok) throw new Error(`${ROWS}: ${response.status}`);
+          return response.json();
+        });
+        allRows.catch(() => (allRows = null)); // try again on the next page
+      }
+      allRows
+        .then((data) => {
+          if (this.signal.aborted) return;
+          const drawn = new Map(this.rows.map((row) => [row.id, row.tr]));
+          const rows = rowsFromData(data, this.columns);
+          for (const row of rows) row.tr = drawn.get(row.id) || null;
+          this.setRows(rows);
+          this.total = rows.length;
+          this.complete = true;
+          this.apply();
+        })
+        .catch((error) => {
+          if (this.signal.aborted) return;
+          console.warn("OpenRecipes:", error);
+          this.failed = true;
+          this.apply();
+        });
     }
 
     /* -- the controls ------------------------------------------------------------------------- */
@@ -91,8 +219,7 @@
     buildHeaders() {
       for (const [key, column] of this.columns) {
         const th = column.th;
-        const label = th.textContent.trim();
-        const button = h("button", { type: "button", class: "or-sort", title: `Sort by ${label}` });
+        const button = h("button", { type: "button", class: "or-sort", title: `Sort by ${column.label}` });
         while (th.firstChild) button.appendChild(th.firstChild);
         button.appendChild(h("span", { class: "or-sort__icon", "aria-hidden": "true" }));
         th.appendChild(button);
@@ -124,7 +251,7 @@
         type: "search",
         class: "or-filter__search",
         "data-or-search": true,
-        placeholder: "Search the recipes",
+        placeholder: "Model, GPU, provider, precision…",
         autocomplete: "off",
         spellcheck: "false",
       });
@@ -156,23 +283,31 @@
       this.controls = h("div", { class: "or-filters", role: "search", "aria-label": "Filter the recipes" }, fields);
       this.root.insertBefore(this.controls, this.root.firstChild);
       this.empty = h("p", { class: "or-empty", hidden: true }, "No recipe matches these filters.");
-      this.table.parentElement.after(this.empty);
+      this.more = h("button", { type: "button", class: "md-button", "data-or-more": true });
+      this.more.addEventListener("click", () => this.showMore(this.limit + PAGE));
+      this.all = h("button", { type: "button", class: "md-button", "data-or-all": true });
+      this.all.addEventListener("click", () => this.showMore(Infinity));
+      this.pager = h("p", { class: "or-pager", hidden: true }, this.more, " ", this.all);
+      this.table.parentElement.after(this.empty, this.pager);
     }
 
     /* -- state ----------------------------------------------------------------------------- */
 
-    attach(signal) {
+    attach() {
+      const signal = this.signal;
       this.read(OR.params());
       this.apply();
       OR.onQueryChange((params) => {
         this.read(params);
         this.apply();
       }, signal);
-      // Prices typed into the calculator change the $ / 1M cells' values: sort by what is shown.
+      // Another price basis: other $ / 1M figures, another default order.
       document.addEventListener(
         "openrecipes:prices",
         () => {
-          this.texts.clear(); // the $ / 1M cells' text changed
+          this.priceSerial += 1;
+          this.keys = new Map();
+          this.orders = new Map();
           this.apply();
         },
         { signal },
@@ -189,6 +324,7 @@
         sort: sort && this.columns.has(sort) ? sort : null,
         dir: params.get("dir") === "desc" ? "desc" : "asc",
       };
+      this.limit = PAGE;
     }
 
     write(push) {
@@ -201,105 +337,289 @@
     }
 
     changed(push) {
+      this.limit = PAGE;
       this.apply();
       this.write(push);
     }
 
-    /* -- filtering and sorting ------------------------------------------------------------ */
+    showMore(limit) {
+      this.limit = limit;
+      this.draw();
+    }
 
-    matches(row, except) {
-      for (const filter of FILTERS) {
-        if (filter.name === except) continue;
-        const wanted = (this.state.filters[filter.name] || "").toLowerCase();
-        if (wanted && (row.getAttribute(`data-${filter.name}`) || "").toLowerCase() !== wanted) return false;
+    /* -- filtering and sorting ------------------------------------------------------------ */
+    // Thousands of rows: keys are computed once per column and price basis into arrays indexed by
+    // row, orders are cached until the sorting or the basis changes, and the filters' counts are
+    // made in one pass over the rows.
+
+    /** Each filter's wanted value, lower-cased ("" = any, but the values it hides). */
+    wanted() {
+      return FILTERS.map((filter) => (this.state.filters[filter.name] || "").toLowerCase());
+    }
+
+    /** The index of the first filter `row` fails, -1 if none; `failures` counts them. */
+    failing(row, wanted) {
+      let first = -1;
+      let count = 0;
+      for (let i = 0; i < FILTERS.length; i++) {
+        const filter = FILTERS[i];
+        const want = wanted[i];
+        const fails = want === "" ? HIDDEN[i].has(row.facets[filter.name]) : want !== ALL && row.lower[filter.name] !== want;
+        if (fails) {
+          count += 1;
+          if (first < 0) first = i;
+          if (count > 1) break;
+        }
       }
-      const words = this.state.search.toLowerCase().split(/\s+/).filter(Boolean);
+      row.failures = count;
+      return first;
+    }
+
+    searched(row, words) {
       if (!words.length) return true;
       const text = this.text(row);
       return words.every((word) => text.includes(word));
     }
 
-    /** What the search looks in: the row's text, its id and every filter's value. */
+    /** What the search looks in: every column's text (not the $ / 1M), the id and every filter's value. */
     text(row) {
-      let text = this.texts.get(row);
-      if (text === undefined) {
-        const values = FILTERS.map((filter) => row.getAttribute(`data-${filter.name}`) || "");
-        text = [row.textContent, row.getAttribute("data-recipe"), ...values].join(" ").toLowerCase().replace(/\s+/g, " ");
-        this.texts.set(row, text);
+      if (row.search === null) {
+        // A drawn row's cells hold their detail badges; a row from data keeps them apart.
+        const details = Object.values(row.details).map(([name, value]) => `${name}: ${value}`);
+        const parts = [row.id, ...Object.values(row.texts), ...details, ...Object.values(row.facets)];
+        row.search = parts.join(" ").toLowerCase().replace(/\s+/g, " ");
       }
-      return text;
+      return row.search;
+    }
+
+    words() {
+      return this.state.search.toLowerCase().split(/\s+/).filter(Boolean);
+    }
+
+    /** $ / 1M at the reader's basis; until the presets are loaded, what the build wrote (the default). */
+    usd(row) {
+      if (row.priceSerial !== this.priceSerial) {
+        if (OR.priceBasis && OR.priceBasis.loaded()) row.usd = OR.priceBasis.usdPerMillion(row.gpu, row.tokens);
+        else row.usd = row.values.usd ? Number(row.values.usd) : null;
+        row.priceSerial = this.priceSerial;
+      }
+      return row.usd;
+    }
+
+    /**
+     * Column `key` as a number per row (indexed by row.index) that sorts as the column does: the
+     * value itself when every value is a number, else its rank among the column's values; NaN
+     * for a missing value. Computed once per column and price basis.
+     */
+    keysFor(key) {
+      if (!this.keys.has(key)) {
+        const column = this.columns.get(key);
+        const rows = this.rows;
+        const ranks = new Float64Array(rows.length);
+        if (column && column.cell === "price") {
+          rows.forEach((row, i) => {
+            const usd = this.usd(row);
+            ranks[i] = usd === null ? NaN : usd;
+          });
+        } else {
+          const keys = rows.map((row) => valueKey(row.values[key], column ? column.numeric : false));
+          if (keys.every((k) => k.missing || k.number !== undefined)) {
+            keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : k.number));
+          } else {
+            const distinct = new Map();
+            for (const k of keys) if (!k.missing && !distinct.has(k.text)) distinct.set(k.text, k);
+            const sorted = Array.from(distinct.values()).sort(compareKeys);
+            const rank = new Map();
+            sorted.forEach((k, i) => rank.set(k.text, i > 0 && compareKeys(sorted[i - 1], k) === 0 ? rank.get(sorted[i - 1].text) : i));
+            keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : rank.get(k.text)));
+          }
+        }
+        this.keys.set(key, ranks);
+      }
+      return this.keys.get(key);
+    }
+
+    /** Rows in order: the reader's column, else the default order; ties by the default order. */
+    ordered() {
+      const sort = this.state.sort && this.columns.has(this.state.sort) ? this.state.sort : null;
+      const name = `${sort}|${this.state.dir}`;
+      if (this.orders.has(name)) return this.orders.get(name);
+      const compare = (a, b, direction) => {
+        const missingA = Number.isNaN(a);
+        if (missingA !== Number.isNaN(b)) return missingA ? 1 : -1; // missing last, in both directions
+        return missingA || a === b ? 0 : (a < b ? -1 : 1) * direction;
+      };
+      let order;
+      if (!this.orders.has("null|asc")) {
+        const defaults = ORDER.filter((item) => this.columns.has(item.key)).map((item) => [
+          this.keysFor(item.key),
+          item.dir === "desc" ? -1 : 1,
+        ]);
+        order = this.rows.slice().sort((r1, r2) => {
+          for (const [keys, direction] of defaults) {
+            const c = compare(keys[r1.index], keys[r2.index], direction);
+            if (c !== 0) return c;
+          }
+          return r1.id < r2.id ? -1 : r1.id > r2.id ? 1 : 0; // as Python compares ids
+        });
+        order.forEach((row, position) => (row.position = position));
+        this.orders.set("null|asc", order);
+      }
+      if (sort) {
+        const keys = this.keysFor(sort);
+        const direction = this.state.dir === "desc" ? -1 : 1;
+        order = this.rows
+          .slice()
+          .sort((r1, r2) => compare(keys[r1.index], keys[r2.index], direction) || r1.position - r2.position);
+      } else {
+        order = this.orders.get("null|asc");
+      }
+      this.orders.set(name, order);
+      return order;
     }
 
     apply() {
-      const visible = this.rows.filter((row) => this.matches(row, null));
-      const shown = new Set(visible);
-      for (const row of this.rows) row.hidden = !shown.has(row);
-      this.sortRows();
-      this.updateSelects();
+      const words = this.words();
+      const wanted = this.wanted();
+      const matching = [];
+      for (const row of this.ordered()) if (this.failing(row, wanted) < 0 && this.searched(row, words)) matching.push(row);
+      this.matching = matching;
+      this.draw();
+      this.updateSelects(words, wanted);
       if (this.search.value !== this.state.search) this.search.value = this.state.search;
-
-      const total = this.rows.length;
-      if (this.count) this.count.textContent = `${visible.length} of ${total} ${plural(total, "recipe")}`;
-      this.empty.hidden = visible.length > 0 || total === 0;
+      for (const [key, { th }] of this.columns) {
+        if (key === this.state.sort) th.setAttribute("aria-sort", this.state.dir === "desc" ? "descending" : "ascending");
+        else th.removeAttribute("aria-sort");
+      }
       const filtered = FILTERS.some((f) => this.state.filters[f.name]) || this.state.search.trim() !== "";
       this.clear.hidden = !filtered;
       this.reset.hidden = !this.state.sort;
     }
 
-    sortRows() {
-      const column = this.state.sort ? this.columns.get(this.state.sort) : null;
-      const direction = this.state.dir === "desc" ? -1 : 1;
-      const order = this.rows.slice();
-      if (column) {
-        const keys = new Map(order.map((row) => [row, cellKey(row.cells[column.index], column.numeric)]));
-        order.sort((r1, r2) => {
-          const a = keys.get(r1);
-          const b = keys.get(r2);
-          if (a.missing !== b.missing) return a.missing ? 1 : -1; // missing last, in both directions
-          const c = a.missing ? 0 : compareKeys(a, b);
-          return c !== 0 ? c * direction : this.defaultIndex.get(r1) - this.defaultIndex.get(r2);
-        });
-      }
+    /** The first `limit` matching rows into the table, and the count and the pager. */
+    draw() {
+      const shown = this.matching.slice(0, this.limit);
+      const elements = shown.map((row) => this.element(row));
       const current = Array.from(this.body.rows);
-      if (order.some((row, index) => current[index] !== row)) {
-        const fragment = document.createDocumentFragment();
-        for (const row of order) fragment.appendChild(row);
-        this.body.insertBefore(fragment, this.body.firstChild);
+      if (elements.length !== current.length || elements.some((tr, i) => current[i] !== tr)) {
+        this.body.replaceChildren(...elements);
       }
-      for (const [key, { th }] of this.columns) {
-        if (key === this.state.sort) th.setAttribute("aria-sort", this.state.dir === "desc" ? "descending" : "ascending");
-        else th.removeAttribute("aria-sort");
+      const total = this.total;
+      const matching = this.matching.length;
+      if (this.count) {
+        let text = `${matching} of ${total} recipe${total === 1 ? "" : "s"}`;
+        if (!this.complete) text += this.failed ? " (the others could not be loaded)" : " (loading the others…)";
+        this.count.textContent = text;
+      }
+      this.empty.hidden = matching > 0 || this.rows.length === 0;
+      const left = matching - shown.length;
+      this.pager.hidden = left <= 0;
+      if (left > 0) {
+        this.more.textContent = `Show ${Math.min(PAGE, left)} more`;
+        this.all.textContent = `Show all ${matching}`;
+        this.all.hidden = left <= PAGE;
       }
     }
 
-    updateSelects() {
-      for (const { select, field, filter } of this.selects.values()) {
-        const counts = new Map();
-        const all = new Set();
-        for (const row of this.rows) {
-          const value = row.getAttribute(`data-${filter.name}`) || "";
-          if (!value) continue;
-          all.add(value);
-          if (this.matches(row, filter.name)) counts.set(value, (counts.get(value) || 0) + 1);
+    /** The row's element, drawn from its data the first time it is shown; its $ / 1M at the basis. */
+    element(row) {
+      if (!row.tr) row.tr = this.drawRow(row);
+      if (row.drawnSerial !== this.priceSerial) {
+        const column = Array.from(this.columns.values()).find((c) => c.cell === "price");
+        const cell = column ? row.tr.cells[column.index] : null;
+        if (cell && OR.priceBasis && OR.priceBasis.loaded()) {
+          const usd = this.usd(row);
+          cell.textContent = usd === null ? OR.priceBasis.missing(row.gpu) : OR.usd(usd);
+          cell.setAttribute("data-value", usd === null ? "" : String(usd));
+          cell.setAttribute("title", `At ${OR.priceBasis.label(row.gpu)}`);
+          cell.classList.toggle("or-custom-price", !OR.priceBasis.isDefault());
         }
-        const values = Array.from(all);
-        values.sort(
-          filter.numeric ? (a, b) => Number(a) - Number(b) || collator.compare(a, b) : (a, b) => collator.compare(a, b),
-        );
-        const wanted = this.state.filters[filter.name] || "";
-        const chosen = values.find((value) => value.toLowerCase() === wanted.toLowerCase());
-        if (wanted && chosen === undefined) values.push(wanted); // asked for in the address, no row has it
-        const anyCount = this.rows.filter((row) => this.matches(row, filter.name)).length;
-        const options = [h("option", { value: "" }, `${filter.any} (${anyCount})`)];
+        row.drawnSerial = this.priceSerial;
+      }
+      return row.tr;
+    }
+
+    /** A row as catalogue_table.md.j2 draws it. */
+    drawRow(row) {
+      const attributes = { "data-recipe": row.id };
+      for (const filter of FILTERS) attributes[`data-${filter.name}`] = row.facets[filter.name];
+      const cells = Array.from(this.columns, ([key, column]) => {
+        const text = row.texts[key] ?? "";
+        const value = row.values[key] ?? "";
+        const common = { "data-key": key, "data-label": column.label, "data-value": value };
+        if (column.cell === "link") return h("td", common, h("a", { href: OR.siteUrl(row.url).href }, text));
+        if (column.cell === "badge" && value !== "") {
+          const [name, detail] = row.details[key] || [];
+          return h(
+            "td",
+            common,
+            h("span", { class: `or-badge or-badge--${value}` }, text),
+            detail ? [" ", h("span", { class: `or-badge or-badge--${detail}` }, `${name}: ${detail}`)] : null,
+          );
+        }
+        if (column.cell === "price") {
+          return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens });
+        }
+        return h("td", { ...common, class: column.numeric ? "or-num" : null }, text);
+      });
+      return h("tr", attributes, cells);
+    }
+
+    /**
+     * Each filter's choices with how many rows each would show, the other filters and the search
+     * as they are: in one pass, as a row counts for a filter when it fails no other filter.
+     */
+    updateSelects(words, wanted) {
+      const counts = FILTERS.map(() => new Map());
+      const anyCounts = FILTERS.map(() => 0);
+      const everyCounts = FILTERS.map(() => 0);
+      // Plain loops: thousands of rows, and no garbage for the collector to stop the page for.
+      const rows = this.rows;
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        if (!this.searched(row, words)) continue;
+        const first = this.failing(row, wanted);
+        if (row.failures > 1) continue;
+        for (let i = 0; i < FILTERS.length; i++) {
+          if (row.failures === 1 && i !== first) continue;
+          const value = row.facets[FILTERS[i].name];
+          everyCounts[i] += 1;
+          if (!HIDDEN[i].has(value)) anyCounts[i] += 1;
+          if (value) counts[i].set(value, (counts[i].get(value) || 0) + 1);
+        }
+      }
+      FILTERS.forEach((filter, i) => {
+        const { select, field } = this.selects.get(filter.name);
+        const hidden = filter.hidden || [];
+        const values = this.values.get(filter.name).slice();
+        const want = this.state.filters[filter.name] || "";
+        const chosen =
+          hidden.length && want.toLowerCase() === ALL
+            ? ALL
+            : values.find((value) => value.toLowerCase() === want.toLowerCase());
+        if (want && chosen === undefined) values.push(want); // asked for in the address, no row has it
+        const options = [];
+        if (hidden.length) {
+          options.push(["", `${filter.any} but ${hidden.join(", ")} (${anyCounts[i]})`]);
+          options.push([ALL, `${filter.any}, ${hidden.join(", ")} included (${everyCounts[i]})`]);
+        } else {
+          options.push(["", `${filter.any} (${everyCounts[i]})`]);
+        }
         for (const value of values) {
           const label = filter.unit ? `${value} ${filter.unit}` : value;
-          options.push(h("option", { value }, `${label} (${counts.get(value) || 0})`));
+          options.push([value, `${label} (${counts[i].get(value) || 0})`]);
         }
-        select.replaceChildren(...options);
-        select.value = chosen !== undefined ? chosen : wanted;
+        // Options change only when a count does: leave the element alone otherwise.
+        const signature = JSON.stringify(options);
+        if (select.orOptions !== signature) {
+          select.replaceChildren(...options.map(([value, text]) => h("option", { value }, text)));
+          select.orOptions = signature;
+        }
+        const selected = chosen !== undefined ? chosen : want;
+        if (select.value !== selected) select.value = selected;
         // A filter with one value has nothing to choose from, unless the address set it.
-        field.hidden = all.size < 2 && !wanted;
-      }
+        field.hidden = this.values.get(filter.name).length < 2 && !want;
+      });
     }
   }
 })();

@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import flops, fmt
+from . import flops, fmt, pricebasis
 from .describe import layout_label
 from .problems import Problem, json_path
 from .records import Recipe
@@ -68,12 +68,12 @@ class Check:
 
 @dataclass(frozen=True, slots=True)
 class Price:
-    """The $/GPU-hour a recipe's figures are priced at, and where it comes from."""
+    """A $/GPU-hour, and the instance it is the price of."""
 
     instance: InstanceSpec
     basis: bool
-    """True when the recipe names no instance of its own: the site's price basis for its GPU type
-    (the cheapest sourced on-demand price), labelled as such wherever it is shown."""
+    """True when it is the site's price basis for the GPU type (pricebasis.DEFAULT: the cheapest
+    sourced on-demand price), not an instance the recipe names; labelled as such wherever shown."""
 
     @property
     def usd_per_gpu_hour(self) -> float:
@@ -106,8 +106,16 @@ class Derived:
     """N, the active parameters per token MFU counts: the recipe's, else the reference data's."""
     params_from_recipe: bool
     mfu: float | None
+    basis: Price | None
+    """The price basis of the GPU type (pricebasis.DEFAULT), None when no price is sourced for it:
+    every $ / 1M the site shows and ranks by is at this price, whatever instance the recipe names."""
     price: Price | None
+    """The price of the run itself: the recipe's own instance, else the basis. Its run cost is at
+    this price, and a stated $ / 1M is checked against the instance's."""
     usd_per_million_tokens: float | None
+    """At the basis price (`basis`)."""
+    instance_usd_per_million_tokens: float | None
+    """At the recipe's own instance, when it names one."""
     tokens_per_gpu_hour: float | None
     run_cost_usd: float | None
     price_age_days: int | None
@@ -121,10 +129,6 @@ class Derived:
     checks: tuple[Check, ...]
     notices: tuple[Problem, ...] = ()
     """Warnings: worth the author's attention, never a reason to stop the build."""
-
-    @property
-    def usd_per_gpu_hour(self) -> float | None:
-        return self.price.usd_per_gpu_hour if self.price else None
 
     @property
     def passed(self) -> bool:
@@ -332,13 +336,11 @@ def _derive(
     params = stated_params or (model.active_params if model else None)
     mfu = 6 * params * tokens / (peak * 1e12) if params and tokens and peak else None
 
-    price = None
-    if instance is not None:
-        price = Price(instance, basis=False)
-    elif gpu is not None:
-        cheapest = reference.cheapest_instance(gpu)
-        price = Price(cheapest, basis=True) if cheapest else None
-    usd = price.usd_per_gpu_hour / (tokens * 3600) * 1e6 if price and tokens else None
+    basis_spec = pricebasis.basis_instance(reference, gpu.key) if gpu is not None else None
+    basis = Price(basis_spec, basis=True) if basis_spec else None
+    price = Price(instance, basis=False) if instance is not None else basis
+    usd = pricebasis.usd_per_million_tokens(basis.usd_per_gpu_hour, tokens) if basis and tokens else None
+    own_usd = pricebasis.usd_per_million_tokens(instance.usd_per_gpu_hour, tokens) if instance and tokens else None
     gpu_hours = _get(f, "result", "gpu_hours")
     measured = _get(f, "result", "measured")
 
@@ -355,8 +357,10 @@ def _derive(
         params=params,
         params_from_recipe=stated_params is not None,
         mfu=mfu,
+        basis=basis,
         price=price,
         usd_per_million_tokens=usd,
+        instance_usd_per_million_tokens=own_usd,
         tokens_per_gpu_hour=tokens * 3600 if tokens else None,
         run_cost_usd=gpu_hours * price.usd_per_gpu_hour if gpu_hours and price else None,
         price_age_days=(measured - price.instance.sourced.as_of).days if measured and price else None,
@@ -572,7 +576,7 @@ def _price(ctx: Context) -> Iterator[Check]:
     tokens = _get(f, "result", "tokens_per_s_per_gpu")
     if instance is None or tokens is None or (stated is None and f.schema_version != 1):
         return
-    usd = instance.usd_per_gpu_hour / (tokens * 3600) * 1e6
+    usd = pricebasis.usd_per_million_tokens(instance.usd_per_gpu_hour, tokens)
     tolerance = max(PRICE_RELATIVE_TOLERANCE * usd, PRICE_ABSOLUTE_TOLERANCE)
     yield Check(
         name="$/1M tokens",

@@ -9,17 +9,19 @@ from __future__ import annotations
 import csv
 import dataclasses
 import datetime as dt
+import functools
 import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import describe, facts, records
+from . import describe, facts, pricebasis, records
 from .checks import Derived
 from .feed import atom_feed
 from .loader import Entry
-from .outputs import API_CSV, API_JSON, FACETS_JS, FEED, SCHEMA_JSON, Output
+from .outputs import API_CSV, API_JSON, CATALOGUE_ROWS_JSON, FACETS_JS, FEED, PRICES_JSON, SCHEMA_JSON, Output
+from .reference import Reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 
 API_VERSION = 1
@@ -44,13 +46,25 @@ def fields_json(entry: Entry) -> dict[str, Any]:
 
 
 def derived_json(derived: Derived) -> dict[str, Any]:
-    instance = derived.instance
+    instance, basis = derived.instance, derived.basis
     return {
         "gpu": derived.gpu.key if derived.gpu else None,
         "peak_tflops": derived.peak_tflops,
         "mfu": derived.mfu,
+        # At the price basis of the GPU type, which `price_basis` names; the recipe's own instance
+        # gives `instance_usd_per_million_tokens`.
         "usd_per_million_tokens": derived.usd_per_million_tokens,
-        "usd_per_gpu_hour": derived.usd_per_gpu_hour,
+        "usd_per_gpu_hour": basis.usd_per_gpu_hour if basis else None,
+        "price_basis": None
+        if basis is None
+        else {
+            "preset": pricebasis.DEFAULT.key,
+            "instance": basis.instance.key,
+            "provider": basis.instance.provider,
+            "usd_per_gpu_hour": basis.usd_per_gpu_hour,
+            "as_of": basis.instance.sourced.as_of.isoformat(),
+        },
+        "instance_usd_per_million_tokens": derived.instance_usd_per_million_tokens,
         "tokens_per_gpu_hour": derived.tokens_per_gpu_hour,
         "run_cost_usd": derived.run_cost_usd,
         "price_age_days": derived.price_age_days,
@@ -107,11 +121,68 @@ def _defuse(value: Any) -> Any:
     return value
 
 
+def _column(values: Sequence[Any]) -> dict[str, list[Any]]:
+    """Values as a column: the distinct values and each row's index into them when they repeat
+    (models, GPUs, statuses), else the values themselves (ids, MFUs)."""
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) * 2 > len(values):
+        return {"list": list(values)}
+    position = {value: index for index, value in enumerate(distinct)}
+    return {"values": distinct, "index": [position[value] for value in values]}
+
+
+def _sort_value(value: Any) -> Any:
+    """A sort value as JSON holds it (dates as their ISO text, as the tables' `data-value`)."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dict[str, Any]:
+    """The catalogue tables' rows in table order, column by column, for docs/assets/table.js: each
+    column's text and sort value, each filter's value, the GPU type and tokens/s the $ / 1M is
+    recomputed from at the reader's price basis. About a tenth of the table's HTML per row."""
+    ids = [entry.recipe.id for entry in entries]
+    urls = [url(entry) for entry in entries]
+    prefix, suffix = ("", "")
+    if entries:
+        prefix, _, suffix = urls[0].partition(ids[0])
+    same_shape = all(address == f"{prefix}{recipe_id}{suffix}" for recipe_id, address in zip(ids, urls, strict=True))
+    columns: dict[str, Any] = {}
+    for fact in facts.COLUMNS:
+        if fact.column == "price":
+            continue  # recomputed from `gpu` and `tokens` at the reader's basis
+        texts = [fact.text(entry) for entry in entries]
+        column: dict[str, Any] = {"text": _column(texts)}
+        values = [_sort_value(fact.sort_value(entry)) for entry in entries]
+        if values != texts:
+            column["value"] = _column(values)
+        if fact.detail:
+            detail = facts.BY_KEY[fact.detail]
+            column["detail"] = _column(
+                [detail.text(entry) if detail.value(entry) is not None else "" for entry in entries]
+            )
+            column["detail_label"] = detail.label.lower()
+        columns[fact.key] = column
+    return {
+        "version": 1,
+        "count": len(entries),
+        "id": ids,
+        "url": {"prefix": prefix, "suffix": suffix} if same_shape else {"list": urls},
+        "tokens": [entry.recipe.fields.result.tokens_per_s_per_gpu for entry in entries],
+        "columns": columns,
+        "facets": {fact.key: _column([fact.facet_text(entry) for entry in entries]) for fact in facts.FACETS},
+    }
+
+
 def data_outputs(
-    root: Path, entries: Sequence[Entry], url: Callable[[Entry], str], site_url: str | None
+    root: Path,
+    entries: Sequence[Entry],
+    url: Callable[[Entry], str],
+    site_url: str | None,
+    reference: Reference,
 ) -> list[Output]:
     """The catalogue as files for programs: `api/recipes.json` and `.csv`, the schema as JSON, the
-    Atom feed, and the table script's filters; `url` is a recipe page's address from the site root."""
+    Atom feed; and the page scripts' data: the table's filters and rows, the price-basis presets
+    (from `reference`). `url` is a recipe page's address from the site root."""
 
     def api() -> str:
         rows = [recipe_json(entry, url(entry)) for entry in entries]
@@ -131,14 +202,22 @@ def data_outputs(
 
     def facets_script() -> str:
         config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
+        order = json.dumps([{"key": key, "dir": direction} for key, direction in facts.DEFAULT_ORDER])
         return (
-            "// Generated from hooks/openrecipes/facts.py when the site is built: the catalogue table's filters.\n"
+            "// Generated from hooks/openrecipes/facts.py when the site is built: the catalogue table's filters\n"
+            "// and its order before the reader sorts it (then by id).\n"
             "window.OpenRecipes = window.OpenRecipes || {};\n"
             f"window.OpenRecipes.facets = {config};\n"
+            f"window.OpenRecipes.tableOrder = {order};\n"
         )
+
+    def rows() -> str:
+        return json.dumps(catalogue_rows(entries, url), ensure_ascii=False, separators=(",", ":")) + "\n"
 
     return [
         Output(FACETS_JS, render=facets_script),
+        Output(PRICES_JSON, render=functools.partial(pricebasis.prices_json, reference)),
+        Output(CATALOGUE_ROWS_JSON, render=rows),
         Output(API_JSON, render=api),
         Output(API_CSV, render=table),
         Output(SCHEMA_JSON, render=schema),

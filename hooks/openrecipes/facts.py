@@ -18,15 +18,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from . import describe, fmt, records
+from . import describe, fmt, pricebasis, records
 from .loader import Entry
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"
 
 Cell = Literal["text", "link", "badge", "price", "code"]
-"""How a value is drawn: plain text, a link to the recipe's page, a status badge, a price that the
-price calculator recomputes, or code (hashes, revisions)."""
+"""How a value is drawn: plain text, a link to the recipe's page, a status badge, a $ / 1M tokens
+that the page scripts recompute at the reader's price basis (price.js), or code (hashes, revisions)."""
 
 Section = Literal["fleet", "layout", "moe", "stack", "workload", "dataset", "build", "correctness"]
 """The tables of a recipe page, in the order the page shows them (see recipe.md.j2)."""
@@ -87,6 +87,12 @@ class Fact:
     """The value filtered by, when it is not the text shown (the framework's name)."""
     facet_unit: str | None = None
     """Written after each choice of the filter: "8 GPUs"."""
+    facet_hidden: tuple[str, ...] = ()
+    """Values the filter leaves out until the reader asks for them ("deprecated" recipes): the
+    "any" choice means any other value, and another choice shows them too."""
+    detail: str | None = None
+    """Another fact's key whose value its catalogue-table cell also shows, when published
+    (correctness beside the status: one column for the evidence)."""
     csv: str | None = None
     """Its column in api/recipes.csv, holding the raw value."""
     terminal: str | None = None
@@ -160,6 +166,11 @@ def _derived_degree(value: tuple[int, bool]) -> str:
     return f"{degree} (derived: GPUs ÷ (TP × PP × CP))" if derived else str(degree)
 
 
+def _basis(read: Callable[[Any], Any]) -> Callable[[Entry], Any]:
+    """`read` of the price basis of the recipe's GPU type, ABSENT when no price is sourced for it."""
+    return lambda entry: ABSENT if entry.derived.basis is None else read(entry.derived.basis)
+
+
 def _provider(entry: Entry) -> Any:
     """Where the GPUs were: the provider of the instance the recipe rented, else the system it names."""
     gpu = entry.recipe.fields.gpu
@@ -206,7 +217,7 @@ FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
     Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
     Fact("gpu", "GPU", _gpu_key, facet="All GPUs", csv="gpu_type"),
-    Fact("provider", "Provider", _provider, column="text", facet="Any provider", csv="provider"),
+    Fact("provider", "Provider / system", _provider, column="text", facet="Any provider", csv="provider"),
     Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
     Fact(
         "gpus",
@@ -250,23 +261,19 @@ FACTS: tuple[Fact, ...] = (
         csv="mfu",
         terminal="MFU",
     ),
-    Fact("status", "Status", at("status"), column="badge", facet="Any status", csv="status", terminal="status"),
     Fact(
-        "correctness",
-        "Correctness",
-        at("correctness.result"),
+        "status",
+        "Status",
+        at("status"),
         column="badge",
-        facet="Any result",
-        csv="correctness",
+        detail="correctness",
+        facet="Any status",
+        facet_hidden=("deprecated",),
+        csv="status",
+        terminal="status",
     ),
-    Fact(
-        "measured",
-        "Measured",
-        at("result.measured"),
-        show=lambda value: value.isoformat(),
-        column="text",
-        csv="measured",
-    ),
+    Fact("correctness", "Correctness", at("correctness.result"), facet="Any correctness", csv="correctness"),
+    Fact("measured", "Measured", at("result.measured"), show=lambda value: value.isoformat(), csv="measured"),
     Fact(
         "framework",
         "Framework",
@@ -275,19 +282,28 @@ FACTS: tuple[Fact, ...] = (
         facet_value=lambda value: value.replace(":", " ").split()[0],
         csv="framework",
     ),
-    Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
-    Fact(
-        "priced_at",
-        "Priced at",
-        lambda entry: ABSENT if entry.derived.price is None else entry.derived.price.instance.key,
-        csv="priced_at",
-    ),
+    # Which price each $ / 1M is at: the basis of the GPU type, and the recipe's own instance.
     Fact(
         "price_basis",
-        "Price from the basis",
-        lambda entry: ABSENT if entry.derived.price is None else entry.derived.price.basis,
-        show=_yes_no,
+        "Price basis",
+        _basis(lambda basis: pricebasis.DEFAULT.key),
         csv="price_basis",
+    ),
+    Fact("basis_instance", "Basis instance", _basis(lambda basis: basis.instance.key), csv="basis_instance"),
+    Fact(
+        "basis_usd_per_gpu_hour",
+        "Basis $ per GPU-hour",
+        _basis(lambda basis: basis.usd_per_gpu_hour),
+        show=_usd,
+        csv="basis_usd_per_gpu_hour",
+    ),
+    Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
+    Fact(
+        "instance_usd",
+        "$ / 1M tokens at its own instance",
+        _derived_or_absent("instance_usd_per_million_tokens"),
+        show=_usd,
+        csv="instance_usd_per_million_tokens",
     ),
     # The recipe page's tables.
     Fact("fleet", "GPUs", lambda entry: describe.fleet(entry.recipe), section="fleet"),
@@ -478,7 +494,10 @@ FACTS: tuple[Fact, ...] = (
 )
 
 BY_KEY = {fact.key: fact for fact in FACTS}
-COLUMNS = tuple(fact for fact in FACTS if fact.column)
+COLUMN_ORDER = ("model", "gpus", "provider", "layout", "precision", "row_tokens", "tokens", "usd", "mfu", "status")
+"""The catalogue tables' columns, left to right: what a reader chooses a recipe by, model first;
+every fact declared with a `column` is here once (check_registry)."""
+COLUMNS = tuple(BY_KEY[key] for key in COLUMN_ORDER)
 FACETS = tuple(fact for fact in FACTS if fact.facet)
 CSV = tuple(fact for fact in FACTS if fact.csv)
 TERMINAL = tuple(fact for fact in FACTS if fact.terminal)
@@ -501,10 +520,27 @@ def publishes(name: Section, entry: Entry) -> bool:
     return any(fact.published(entry) for fact in section(name))
 
 
+DEFAULT_ORDER = (("usd", "asc"), ("mfu", "desc"))
+"""The catalogue tables' order before a reader sorts them, as loader.table_order_key: $ / 1M at the
+price basis, then MFU, then id; missing values last. table.js applies it at the reader's basis."""
+
+
+def hidden_by_default(entry: Entry) -> bool:
+    """Whether the catalogue tables leave the recipe out until the reader asks (a deprecated one)."""
+    return any(fact.facet_text(entry) in fact.facet_hidden for fact in FACETS if fact.facet_hidden)
+
+
 def facet_config(facets: Sequence[Fact] = FACETS) -> list[dict[str, Any]]:
     """The table script's filters (docs/assets/table.js), in the order they are shown."""
     return [
-        {"name": fact.key, "label": fact.label, "any": fact.facet, "numeric": fact.numeric, "unit": fact.facet_unit}
+        {
+            "name": fact.key,
+            "label": fact.label,
+            "any": fact.facet,
+            "numeric": fact.numeric,
+            "unit": fact.facet_unit,
+            "hidden": list(fact.facet_hidden),
+        }
         for fact in facets
     ]
 
@@ -518,6 +554,11 @@ def check_registry(facts: Sequence[Fact] = FACTS) -> None:
         if fact.key in seen:
             raise ValueError(f"fact key {fact.key!r} is declared twice")
         seen.add(fact.key)
+        if fact.detail is not None and fact.detail not in {other.key for other in facts}:
+            raise ValueError(f"fact {fact.key!r} shows {fact.detail!r}, which is not a fact")
+    columns = [fact.key for fact in facts if fact.column]
+    if facts is FACTS and sorted(columns) != sorted(COLUMN_ORDER):
+        raise ValueError(f"COLUMN_ORDER {COLUMN_ORDER} does not list every column {columns} once")
 
 
 check_registry()

@@ -55,11 +55,13 @@ def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str
     _add(feed, "updated", _date(updated))
     for entry, url in entries:
         f, derived = entry.recipe.fields, entry.derived
-        price = facts.BY_KEY["usd"].text(entry)
+        price = facts.BY_KEY["usd"].text(entry) + " per 1M tokens"
+        if derived.basis is not None and derived.usd_per_million_tokens is not None:
+            price += f" at the price basis ({derived.basis.instance.key})"
         mfu = facts.BY_KEY["mfu"].text(entry)
         correctness = f", correctness {f.correctness.result}" if f.correctness else ""
         summary = (
-            f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price} per 1M tokens, "
+            f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price}, "
             f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
         )
         item = _add(feed, "entry")

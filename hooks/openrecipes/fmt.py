@@ -22,9 +22,26 @@ def number(value: float | int, places: int = 0) -> str:
     return f"{_rounded(value, places):,.{places}f}"
 
 
-def usd(value: float, places: int = 2) -> str:
-    """1.8402 -> '$1.84'."""
-    return "$" + number(value, places)
+def usd(value: float, places: int | None = None) -> str:
+    """A price: to the cent from a dollar up, to four significant figures below one, so that a
+    cheap $ / 1M tokens keeps the digits that tell two recipes apart: 1.8402 -> '$1.84',
+    0.212345 -> '$0.2123', 0.00512345 -> '$0.005123'. `places` fixes the decimals instead (a
+    check's tolerance: `usd(x, 4)`). docs/assets/core.js `usd` applies the same rule."""
+    return "$" + number(value, price_places(value) if places is None else places)
+
+
+def price_places(value: float) -> int:
+    """The decimals `usd` shows `value` with: 2 from $1 up, else four significant figures."""
+    magnitude = abs(Decimal(repr(value)))
+    if magnitude == 0 or magnitude >= 1:
+        return 2
+    places = 3 - magnitude.adjusted()
+    rounded = _rounded(float(magnitude), places)
+    if rounded >= 1:
+        return 2  # 0.99996 rounds up to a dollar: to the cent
+    if rounded.adjusted() > magnitude.adjusted():
+        places -= 1  # 0.099996 rounds to 0.1000, four figures one place sooner
+    return places
 
 
 def percent(fraction: float, places: int = 1) -> str:

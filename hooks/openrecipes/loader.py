@@ -301,7 +301,9 @@ def id_collisions(recipes: Iterable[Recipe]) -> list[Problem]:
 
 
 def table_order_key(entry: Entry) -> tuple:
-    """Cheapest first (at the recipe's own instance, else the price basis of its GPU); ties by
-    higher MFU, then id. Recipes that cannot be priced come last, as do those without an MFU."""
+    """Cheapest first at the price basis of each recipe's GPU type (never at the instance its author
+    rented: what a row costs the reader, not what it cost them); ties by higher MFU, then id.
+    Recipes that cannot be priced come last, as do those without an MFU. docs/assets/table.js
+    orders rows the same way at the reader's own basis."""
     price, mfu = entry.derived.usd_per_million_tokens, entry.derived.mfu
     return (price is None, price or 0.0, mfu is None, -(mfu or 0.0), entry.recipe.id)

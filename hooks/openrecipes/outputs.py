@@ -25,6 +25,10 @@ FEED = "feed.xml"
 PLOTLY_JS = "assets/javascripts/plotly.min.js"
 FACETS_JS = "assets/facets.js"
 """The catalogue table's filters, made from the facts registry; mkdocs.yml loads it before table.js."""
+PRICES_JSON = "assets/prices.json"
+"""The price-basis presets, made from reference/instances.yaml; price.js loads it."""
+CATALOGUE_ROWS_JSON = "assets/catalogue-rows.json"
+"""Every row of the home page's table as columns of values: the page holds only the first rows."""
 GENERATED_NAV_PAGES = (HOME_PAGE, MODELS_PAGE, GPUS_PAGE, COMPARE_PAGE, METHODOLOGY_PAGE, SCHEMA_PAGE)
 SHARED_TARGETS = {
     "home": HOME_PAGE,

@@ -4,19 +4,20 @@ GPU pages with their charts, and what they show while the reference data is brok
 from __future__ import annotations
 
 import functools
-import json
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup
 
-from . import charts, describe
+from . import charts, describe, facts, pricebasis
 from .checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE, check_statements
-from .loader import RECIPE_SUFFIX, Entry, slug
+from .loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from .outputs import (
     COMPARE_PAGE,
     GENERATED_NAV_PAGES,
@@ -39,6 +40,10 @@ from .urls import page_url, relative_url
 
 RECENT = 5
 ALTERNATIVES = 10
+HOME_ROWS = 50
+"""Rows of the home page's table written into its HTML: more than a screen, so the first screen
+needs no script; table.js adds the others from CATALOGUE_ROWS_JSON (the page stays small at
+thousands of recipes)."""
 
 
 class Pages:
@@ -75,29 +80,20 @@ class Pages:
         def rendered() -> str:
             values = {name: value() if callable(value) else value for name, value in context.items()}
             links = self._site_links(posixpath.dirname(self.url(src)))
-            return render(self.env, template, links=links, price_options=self.price_options, **values)
+            return render(self.env, template, links=links, basis_text=self.basis_text, **values)
 
         return rendered
+
+    @functools.cached_property
+    def basis_text(self) -> str:
+        """What the default price basis is, for the pages that show prices."""
+        return pricebasis.DEFAULT.describe(self.reference)
 
     @functools.cache  # noqa: B019 - one Pages per build; the links depend only on the page's folder
     def _site_links(self, folder: str) -> dict[str, Markup]:
         """Links from a page in `folder` to the site's shared pages and files."""
         here = f"{folder}/" if folder else ""
         return {name: Markup(relative_url(here, self.url(target))) for name, target in SHARED_TARGETS.items()}
-
-    @functools.cached_property
-    def price_options(self) -> Markup:
-        """Listed instance prices for the price calculator, as JSON for a data attribute."""
-        options = [
-            {
-                "name": spec.key,
-                "gpu": spec.gpu,
-                "usd_per_gpu_hour": round(spec.usd_per_gpu_hour, 6),
-                "as_of": spec.sourced.as_of.isoformat(),
-            }
-            for spec in self.reference.instances.values()
-        ]
-        return Markup(json.dumps(options, separators=(",", ":"), sort_keys=True))
 
 
 _TITLES = {
@@ -182,10 +178,13 @@ def _superseded_url(site: Pages, src: str, recipe: Any) -> str | None:
 
 def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
     home_charts, chart_outputs = _charts(site, "home", site.entries)
+    shown_first = [entry for entry in site.entries if not facts.hidden_by_default(entry)][:HOME_ROWS]
     home = site.page(
         HOME_PAGE,
         "home.md.j2",
-        rows=functools.partial(site.rows, HOME_PAGE, site.entries),
+        rows=functools.partial(site.rows, HOME_PAGE, shown_first),
+        total=len(site.entries),
+        matrix=functools.partial(model_gpu_matrix, site, HOME_PAGE),
         recent=functools.partial(site.rows, HOME_PAGE, describe.newest_first(site.entries)[:RECENT]),
         problems=problems,
         charts=home_charts,
@@ -198,6 +197,8 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         price_relative_tolerance=PRICE_RELATIVE_TOLERANCE,
         price_absolute_tolerance=PRICE_ABSOLUTE_TOLERANCE,
         checks=check_statements(),
+        basis_presets=pricebasis.price_data(site.reference)["presets"],
+        basis_gpus=list(site.reference.gpus),
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
@@ -228,7 +229,7 @@ def group_outputs(site: Pages) -> list[Output]:
     outputs = []
     for kind, index_src, key_of in (
         ("model", MODELS_PAGE, lambda e: e.recipe.fields.model),
-        ("gpu", GPUS_PAGE, lambda e: e.derived.gpu.key if e.derived.gpu else e.recipe.fields.gpu.type),
+        ("gpu", GPUS_PAGE, gpu_key),
     ):
         groups: dict[str, list[Entry]] = defaultdict(list)
         names: dict[str, str] = {}
@@ -253,6 +254,83 @@ def group_outputs(site: Pages) -> list[Output]:
                 charts=group_charts,
             )
             outputs += [Output(src, render=page), *chart_outputs]
-            summaries.append({"name": names[group_slug], "url": site.link(index_src, src), "entries": members})
+            current = [entry for entry in members if not facts.hidden_by_default(entry)]
+            summaries.append(
+                {
+                    "name": names[group_slug],
+                    "url": site.link(index_src, src),
+                    "entries": members,
+                    "current": current,
+                    "fastest": _cheapest_per_gpu(current),
+                }
+            )
         outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
     return outputs
+
+
+def gpu_key(entry: Entry) -> str:
+    return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
+
+
+def fastest_first(entry: Entry) -> tuple:
+    """Within one GPU type every recipe is priced at the same $ per GPU-hour, whatever the basis, so
+    the cheapest is the one with the most tokens/s per GPU; ties by higher MFU, then id."""
+    mfu = entry.derived.mfu
+    return (-entry.recipe.fields.result.tokens_per_s_per_gpu, mfu is None, -(mfu or 0.0), entry.recipe.id)
+
+
+def _cheapest_per_gpu(entries: Sequence[Entry]) -> list[Entry]:
+    """Each GPU type's cheapest recipe at any basis, cheapest first at the default basis: the lowest
+    $ / 1M of `entries` at any basis is one of them."""
+    by_gpu: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        by_gpu[gpu_key(entry)].append(entry)
+    return sorted((min(group, key=fastest_first) for group in by_gpu.values()), key=table_order_key)
+
+
+def _group_src(kind: str, name: str) -> str:
+    folder = posixpath.dirname(MODELS_PAGE if kind == "model" else GPUS_PAGE)
+    return f"{folder}/{slug(name)}.md"
+
+
+def model_gpu_matrix(site: Pages, src: str) -> dict[str, Any]:
+    """The home page's matrix: a row per model, a column per GPU type, each cell the cheapest
+    current (not deprecated) recipe for the pair at any price basis, with how many there are."""
+    current = [entry for entry in site.entries if not facts.hidden_by_default(entry)]
+    cells: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    names: dict[str, str] = {}  # as the model pages group them: by slug, named as first written
+    for entry in current:
+        model = names.setdefault(slug(entry.recipe.fields.model), entry.recipe.fields.model)
+        cells[(model, gpu_key(entry))].append(entry)
+    models = sorted(names.values(), key=_natural_key)
+    gpus = sorted({gpu for _, gpu in cells}, key=_natural_key)
+    url_of = site.recipe_url_from(src)
+    rows = []
+    for model in models:
+        row = []
+        for gpu in gpus:
+            members = cells.get((model, gpu), [])
+            if not members:
+                row.append(None)
+                continue
+            best = min(members, key=fastest_first)
+            row.append(
+                {
+                    "gpu": gpu,
+                    "entry": best,
+                    "url": url_of(best),
+                    "count": len(members),
+                    # The model's page filtered to the GPU type (table.js reads `?gpu=`).
+                    "group_url": f"{site.link(src, _group_src('model', model))}?gpu={quote(gpu, safe='')}",
+                }
+            )
+        rows.append({"model": model, "url": site.link(src, _group_src("model", model)), "cells": row})
+    columns = [{"gpu": gpu, "url": site.link(src, _group_src("gpu", gpu))} for gpu in gpus]
+    return {"columns": columns, "rows": rows}
+
+
+def _natural_key(name: str) -> tuple:
+    """Names in reading order: `Llama 3.1 8B` before `Llama 3.1 70B`, `H100` before `H200`."""
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name.casefold()) if part
+    )

@@ -70,6 +70,8 @@ class GpuSpec:
 class InstanceSpec:
     key: str
     provider: str
+    kind: str
+    """`hyperscaler` or `neocloud`: which price-basis preset it belongs to (pricebasis.py)."""
     gpu: str
     gpus: int
     usd_per_hour: float
@@ -119,12 +121,6 @@ class Reference:
             if wanted in {normalise(spec.key), *(normalise(alias) for alias in spec.aliases)}:
                 return spec
         return None
-
-    def cheapest_instance(self, gpu: GpuSpec) -> InstanceSpec | None:
-        """The sourced on-demand instance with the lowest price per GPU-hour for `gpu`: the default
-        price basis of a recipe that names no instance of its own."""
-        offers = [spec for spec in self.instances.values() if spec.gpu == gpu.key]
-        return min(offers, key=lambda spec: (spec.usd_per_gpu_hour, spec.key), default=None)
 
 
 def closest(name: str, known: list[str]) -> str | None:
@@ -188,6 +184,7 @@ def _instance(key: str, entry: Mapping[str, Any]) -> InstanceSpec:
     return InstanceSpec(
         key=key,
         provider=entry["provider"],
+        kind=entry["kind"],
         gpu=entry["gpu"],
         gpus=entry["gpus"],
         usd_per_hour=entry["usd_per_hour"],

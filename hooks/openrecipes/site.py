@@ -55,7 +55,7 @@ def plan_site(
             *recipe_outputs(site),
             *index_outputs(site, sorted_problems(problems)),
             *group_outputs(site),
-            *export.data_outputs(site.root, site.entries, site.recipe_url_from_root, site_url),
+            *export.data_outputs(site.root, site.entries, site.recipe_url_from_root, site_url, site.reference),
             Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js"),
         ]
         clashes = collisions(outputs, hand_written, use_directory_urls)

@@ -53,8 +53,14 @@ def recipe_text(entry: Entry) -> str:
         "",
         "Headline",
     ]
-    usd = derived.usd_per_million_tokens
-    price = facts.NO_PRICE if usd is None else fmt.usd(usd, 4) + (" (price basis)" if derived.price.basis else "")
+    price = facts.NO_PRICE
+    if derived.basis is not None and derived.usd_per_million_tokens is not None:
+        basis = derived.basis.instance
+        usd = fmt.usd(derived.usd_per_million_tokens, 4)
+        price = f"{usd} at the price basis ({basis.key}, the cheapest {basis.gpu})"
+    if derived.instance is not None and derived.instance_usd_per_million_tokens is not None:
+        own = f"{fmt.usd(derived.instance_usd_per_million_tokens, 4)} at its own instance ({derived.instance.key})"
+        price = own if price == facts.NO_PRICE else f"{price}; {own}"
     dated = describe.dated(f)
     headline = [
         ("Tokens/s per GPU", fmt.as_written(f.result.tokens_per_s_per_gpu)),

