@@ -82,7 +82,7 @@ def test_the_seed_page_shows_its_price_age_right_after_the_headline_figures(seed
     after = html[figures_end:]
     flag = re.search(r'</div>\s*</div>\s*<div class="admonition warning or-flag" data-or-flag="price-age">', after)
     assert flag, "the price-age flag does not follow the figures"
-    assert "The price is 266 days older than the measurement" in after[: after.index("data-or-price")]
+    assert "The price is 266 days older than the measurement" in after[: after.index('id="launch"')]
 
 
 def test_a_recipe_published_over_a_year_ago_shows_the_stack_age(seed_site: BuildResult) -> None:

@@ -142,7 +142,9 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
         f"{precision or 'precision not published'} · {f.status}",
     ]
     head = "<br>".join(escape(line) for line in lines)
-    return Point(entry, url_of(entry), f.model, gpu, precision, tokens, entry.derived.usd_per_gpu_hour, mfu, head)
+    basis = entry.derived.basis  # every $ / 1M is at the price basis, as the table ranks them
+    usd = basis.usd_per_gpu_hour if basis else None
+    return Point(entry, url_of(entry), f.model, gpu, precision, tokens, usd, mfu, head)
 
 
 def escape(text: str) -> str:

@@ -35,8 +35,15 @@ RECIPES = {
 
 SET_BASIS = """prices => {
     // A price basis as price.js provides it: $/GPU-hour by GPU key, null for none.
+    const usdPerGpuHour = gpu => (Object.prototype.hasOwnProperty.call(prices, gpu) ? prices[gpu] : null);
     window.OpenRecipes.priceBasis = prices === null ? undefined : {
-        usdPerGpuHour: gpu => (Object.prototype.hasOwnProperty.call(prices, gpu) ? prices[gpu] : null),
+        loaded: () => true,
+        usdPerGpuHour,
+        usdPerMillion: (gpu, tokens) =>
+            (usdPerGpuHour(gpu) === null ? null : (usdPerGpuHour(gpu) / (tokens * 3600)) * 1e6),
+        label: gpu => `stub price for ${gpu}`,
+        missing: () => "no price",
+        isDefault: () => false,
     };
     document.dispatchEvent(new CustomEvent("openrecipes:prices"));
 }"""
