@@ -292,3 +292,38 @@ def test_with_a_mouse_the_mode_bar_is_there(page: Any, site: Site) -> None:
     assert page.evaluate("matchMedia('(pointer: coarse)').matches") is False
     page.hover(".or-chart .js-plotly-plot")
     assert page.locator(".or-chart .modebar").count() >= 1
+
+
+def test_a_price_typed_into_the_real_control_reranks_the_table_and_moves_the_points(page: Any, site: Site) -> None:
+    """The price basis of price.js, not a stub: one GPU type's own price re-ranks the model's table
+    and moves that type's points on its chart, and only those."""
+    page.goto(site.url + MODEL_PAGE)
+    page.wait_for_function(DRAWN)
+    page.wait_for_function(
+        "() => window.OpenRecipes.priceBasis.loaded() && document.querySelector('[data-or-basis-own]')"
+    )
+    rows = "[data-or-catalogue] tbody tr[data-recipe]"
+    order = page.eval_on_selector_all(rows, "rows => rows.map(r => r.dataset.recipe)")
+    assert order[0] == "llama-3.1-70b/h100/mid"  # $1.19 at Nebius's H100 price, the cheapest
+    before = page.evaluate(DRAWN_FIGURE)
+    boxes = point_boxes(page)
+
+    renders = page.evaluate("() => document.querySelector('.or-chart').dataset.orRenders || '0'")
+    page.click("[data-or-basis-own] > summary")
+    page.fill("[data-or-basis-gpu='H200']", "0.2")  # H200 at $0.20 per GPU-hour: 90 tokens/s is $0.6173 per 1M
+    page.wait_for_function(
+        "before => (document.querySelector('.or-chart').dataset.orRenders || '0') !== before", arg=renders
+    )
+    page.wait_for_function(
+        "selector => document.querySelector(selector).dataset.recipe === 'llama-3.1-70b/h200/tenfold'", arg=rows
+    )
+    after = page.evaluate(DRAWN_FIGURE)
+    tenfold = "recipes/llama-3.1-70b/h200/tenfold/"
+    assert after["points"][tenfold] == usd(0.2, 90.0)
+    assert after["points"][tenfold] < before["points"][tenfold]
+    # Every other point keeps its price, and the drawing changed.
+    assert {url: y for url, y in after["points"].items() if url != tenfold} == {
+        url: y for url, y in before["points"].items() if url != tenfold
+    }
+    assert point_boxes(page) != boxes
+    assert page.text_content(f"{rows}[data-recipe='llama-3.1-70b/h200/tenfold'] [data-usd-per-mtok]") == "$0.6173"
