@@ -237,8 +237,9 @@ def test_recipe_page_shows_each_check_and_the_sources(seed_site: BuildResult) ->
     text = " ".join(" ".join(parse(html).text).split())
     assert "attention FLOPs are not counted" in text
     assert (
-        "Price used: AWS p5en.48xlarge at $63.296 per instance-hour on demand (us-east-1), 8 GPUs: $7.912 per GPU-hour."
-        in text
+        "Its own instance: the price its stated $ / 1M is checked against and its run cost is at (the $ / 1M above is "
+        "at the price basis): AWS p5en.48xlarge at $63.296 per instance-hour on demand (us-east-1), 8 GPUs: $7.912 "
+        "per GPU-hour." in text
     )
     assert "as of 2026-01-21 (266 days before the measurement)" in text
     assert "the measured run cost $45.89 (5.8 GPU-hours × $7.912)" in text
