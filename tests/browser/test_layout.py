@@ -22,13 +22,13 @@ SEED_PAGE = f"recipes/{SEED_ID}/"
 COMPARE_PAGE = f"compare/?a={SEED_ID}&b=llama-3.1-70b/h100/mid"
 NAVIGATION = ["Recipes", "Models", "GPUs", "Compare", "Methodology", "Data", "Contribute"]
 
-# Every table of the article (the catalogue table aside) that is cut off: wider than the article,
+# Every table of the article (the catalogue tables and the matrix too) that is cut off: wider than the article,
 # or scrolling inside an element between it and the article.
 CLIPPED_TABLES = """() => {
   const article = document.querySelector('article').getBoundingClientRect();
   const clipped = [];
   for (const table of document.querySelectorAll('article table')) {
-    if (!table.offsetParent || table.closest('[data-or-catalogue]')) continue;
+    if (!table.offsetParent) continue;
     const name = (table.querySelector('th') || table).textContent.trim().slice(0, 30);
     if (table.getBoundingClientRect().right > article.right + 1) clipped.push(`${name}: past the article`);
     for (let e = table; e && e.tagName !== 'ARTICLE'; e = e.parentElement) {
@@ -75,7 +75,20 @@ def test_the_navigation_is_in_the_drawer_on_a_phone(page: Any, site: Site, path:
 
 
 @pytest.mark.parametrize(
-    "path", [SEED_PAGE, COMPARE_PAGE, "models/", "gpus/", "methodology/", "schema/", "data/", "contributing/"]
+    "path",
+    [
+        "",
+        "models/llama-3.1-70b/",
+        "gpus/h100/",
+        SEED_PAGE,
+        COMPARE_PAGE,
+        "models/",
+        "gpus/",
+        "methodology/",
+        "schema/",
+        "data/",
+        "contributing/",
+    ],
 )
 def test_no_table_is_clipped_at_1440_px(page: Any, site: Site, path: str) -> None:
     open_at(page, site, path, DESKTOP)
@@ -164,3 +177,13 @@ def test_the_price_age_flag_is_visible_beside_the_figures(page: Any, site: Site)
     flag = page.locator(".or-figures + .or-flag[data-or-flag='price-age']")
     assert flag.is_visible()
     assert "days older than the measurement" in flag.locator(".admonition-title").inner_text()
+
+
+def test_numbers_in_the_catalogue_tables_are_right_aligned(page: Any, site: Site) -> None:
+    """Digits line up by place in a column (Material's own table rule would align them left)."""
+    for path in ("", "models/llama-3.1-70b/"):
+        open_at(page, site, path, DESKTOP)
+        aligns = page.eval_on_selector_all(
+            ".or-catalogue td.or-num", "tds => [...new Set(tds.map(td => getComputedStyle(td).textAlign))]"
+        )
+        assert aligns == ["right"], path
