@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__, export, terminal
-from .changes import changes_json, changes_text, compare
-from .gitrev import GitError, Repository
-from .loader import RECIPES_DIR, load_catalogue
-from .newrecipe import NewRecipe, create
+from . import __version__
+from .loader import RECIPES_DIR, load_catalogue, validate_catalogue
 from .problems import Problem, sorted_problems
 from .project import UsageError, project_root, recipe_paths
 from .schema import SCHEMA_RELATIVE_PATH, Schema
+
+# Each command imports what only it needs: `openrecipes validate` runs on every commit (pre-commit,
+# CI), and the renderers, exporters and git helpers would double its start-up.
 
 PROG = "openrecipes"
 
@@ -40,22 +40,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if only == []:
         print("no recipe files in the given paths", file=sys.stderr)
         return 0
-    catalogue = load_catalogue(root, only=only)
+    problems, files_read = validate_catalogue(root, only=only)
     annotate = os.environ.get("GITHUB_ACTIONS") == "true"
-    for problem in catalogue.problems:
+    for problem in problems:
         print(problem)
         if annotate:
             print(problem.github_annotation())
-    if catalogue.ok:
-        print(f"{catalogue.files_read} recipe{_s(catalogue.files_read)} valid", file=sys.stderr)
+    if not problems:
+        print(f"{files_read} recipe{_s(files_read)} valid", file=sys.stderr)
         return 0
-    files = len({problem.path for problem in catalogue.problems})
-    count = len(catalogue.problems)
+    files = len({problem.path for problem in problems})
+    count = len(problems)
     print(f"{count} problem{_s(count)} in {files} file{_s(files)}", file=sys.stderr)
     return 1
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from .newrecipe import NewRecipe, create
+
     root = project_root(args.root)
     request = NewRecipe(args.model, args.gpu, args.count, args.name, args.per_node, args.instance, args.status)
     try:
@@ -79,6 +81,8 @@ def _valid_entries(root: Path) -> tuple[list[Any], int]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from . import export, terminal
+
     entries, broken = _valid_entries(project_root(args.root))
     if args.json:
         records = [export.recipe_json(entry, terminal.page_url(entry.recipe.id)) for entry in entries]
@@ -93,6 +97,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from . import export, terminal
+
     root = project_root(args.root)
     wanted = args.id.strip().removeprefix("./").removeprefix(f"{RECIPES_DIR}/").removesuffix(".yaml").strip("/")
     entries, _ = _valid_entries(root)
@@ -116,6 +122,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from .changes import changes_json, changes_text, compare
+    from .gitrev import GitError, Repository
+
     root = project_root(args.root)
     try:
         repository = Repository.at(root)
@@ -157,6 +166,7 @@ def _loadable(root: Path, label: str) -> Path:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from .gitrev import GitError
     from .importers import IMPORTERS, ParseError, sync
     from .importers.gitsource import GitSource
 
