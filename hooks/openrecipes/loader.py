@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
@@ -49,6 +50,31 @@ class Entry:
     """SHA-256 of the recipe's path and bytes: what the record was made from. Under the same schema,
     reference data and date, equal digests make equal records and figures (`mkdocs serve` keys
     the pages made from recipes by them)."""
+    listing: str = ""
+    """The same digest without the fields only the recipe's own page and records show
+    (`PAGE_ONLY`): what the tables, charts and other pages that list recipes are made from."""
+
+
+PAGE_ONLY: tuple[tuple[str, ...], ...] = (
+    ("notes",),
+    ("run",),
+    ("env",),
+    ("patches",),
+    ("layout", "notes"),
+    ("layout", "highlights"),
+    ("stack", "source"),
+    ("source", "excerpt"),
+    ("result", "throughput_note"),
+    ("result", "mfu_note"),
+    ("result", "gpu_hours_note"),
+    ("correctness", "reference"),
+    ("correctness", "rules"),
+    ("correctness", "component_tests"),
+    ("correctness", "convergence", "note"),
+)
+"""Fields shown on the recipe's own page and in its records (api/, launch.sh, env.sh), and nowhere
+that lists recipes: an edit of one of them under `mkdocs serve` remakes that page alone.
+tests/test_serve.py edits every one of them and compares every page with a full build."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +85,8 @@ class Catalogue:
     problems: tuple[Problem, ...]
     files_read: int
     reference: Reference | None
+    today: dt.date | None = None
+    """The date the checks were made for (the build's date)."""
 
     @property
     def ok(self) -> bool:
@@ -204,7 +232,7 @@ def segment_problem(segment: str) -> str | None:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Reading a catalogue allocates millions of small objects that form no cycles; the cyclic
     garbage collector, triggered by the allocations, rescanned everything loaded so far and took
     two thirds of the time. Reference counting still frees them."""
@@ -265,7 +293,7 @@ def load_catalogue(
     if memo is not None:
         memo.begin(job)
     entries = []
-    with _collector_paused():
+    with collector_paused():
         for path in job.files:
             entry, file_problems = memo.check(path, job) if memo is not None else _checked(path, job)
             problems += file_problems
@@ -276,7 +304,7 @@ def load_catalogue(
     # only in letter case) takes its recipes out too.
     broken = {problem.path for problem in problems}
     entries = sorted((entry for entry in entries if entry.recipe.path not in broken), key=table_order_key)
-    return Catalogue(tuple(entries), sorted_problems(problems), len(job.files), job.reference)
+    return Catalogue(tuple(entries), sorted_problems(problems), len(job.files), job.reference, job.today)
 
 
 def validate_catalogue(
@@ -289,7 +317,7 @@ def validate_catalogue(
     other = _in_second_process(job, job.files[half:]) if half >= _PARALLEL_FROM else None
     mine = job.files[:half] if other is not None else job.files
     problems, named = list(job.problems), []
-    with _collector_paused():
+    with collector_paused():
         for found, name in (*map(functools.partial(_problems_of, job=job), mine), *(other() if other else ())):
             problems += found
             if name is not None:
@@ -310,7 +338,7 @@ def _problems_of(path: Path, job: _Job) -> tuple[list[Problem], tuple[str, str] 
 def _problems_of_all(paths: list[Path]) -> list[tuple[list[Problem], tuple[str, str] | None]]:
     job = _forked_job
     assert job is not None
-    with _collector_paused():
+    with collector_paused():
         return [_problems_of(path, job) for path in paths]
 
 
@@ -356,18 +384,39 @@ def _checked(path: Path, job: _Job) -> tuple[Entry | None, list[Problem]]:
 
 
 def _check_bytes(raw: bytes, display: str, job: _Job) -> tuple[Entry | None, list[Problem]]:
-    recipe, locations, problems = _recipe_from_bytes(raw, display, job.schema)
+    recipe, locations, problems, data = _recipe_from_bytes(raw, display, job.schema)
     if recipe is None or job.reference is None:
         return None, problems
     refused = [problem.where for problem in problems if problem.where]
     derived, check_problems = analyse(recipe, locations, job.reference, job.today, job.ids, refused)
     if problems:  # a partial record: its checks are reported with its other problems, in one round
         return None, problems + check_problems
-    return Entry(recipe, derived, _digest(display, raw)), check_problems
+    return Entry(recipe, derived, _digest(display, raw), _listing(display, data)), check_problems
 
 
 def _digest(display: str, raw: bytes) -> str:
     return hashlib.sha256(display.encode("utf-8") + b"\0" + raw).hexdigest()
+
+
+def _listing(display: str, data: dict[str, Any]) -> str:
+    """`Entry.listing`: the data as read, without the `PAGE_ONLY` fields (repr is exact for the
+    plain values YAML gives, and a few times faster than any serialisation)."""
+    shown = dict(data)
+    for path in PAGE_ONLY:
+        _drop(shown, path)
+    return hashlib.sha256(f"{display}\0{shown!r}".encode()).hexdigest()
+
+
+def _drop(data: dict[str, Any], path: tuple[str, ...]) -> None:
+    """Take `path` out of `data`, copying (not changing) the mappings on the way to it."""
+    head, *rest = path
+    if head not in data:
+        return
+    if not rest:
+        del data[head]
+    elif isinstance(data[head], dict):
+        data[head] = dict(data[head])
+        _drop(data[head], tuple(rest))
 
 
 class LoadMemo:
@@ -431,19 +480,22 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
     raw, problem = read_file(path, display)
     if raw is None:
         return None, SourceMap(), [problem] if problem else []
-    return _recipe_from_bytes(raw, display, schema)
+    return _recipe_from_bytes(raw, display, schema)[:3]
 
 
-def _recipe_from_bytes(raw: bytes, display: str, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:
+def _recipe_from_bytes(
+    raw: bytes, display: str, schema: Schema
+) -> tuple[Recipe | None, SourceMap, list[Problem], dict[str, Any]]:
+    """`load_recipe` of a file's bytes, and the data as read."""
     document, problems = read_document(raw, display)
     if document is None:
-        return None, SourceMap(), problems
+        return None, SourceMap(), problems, {}
     if not isinstance(document.data, dict):
         kind = "a list" if isinstance(document.data, list) else "a single value"
         problems.append(
             Problem(display, 1, 1, "$", f"the file holds {kind}; a recipe is a mapping of fields (key: value)")
         )
-        return None, document.source_map, problems
+        return None, document.source_map, problems, {}
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
     problems += schema.problems(document.data, document.source_map, display, refused=problems)
@@ -451,7 +503,7 @@ def _recipe_from_bytes(raw: bytes, display: str, schema: Schema) -> tuple[Recipe
     # whose inputs are there runs in the same round; the caller keeps it out of the catalogue.
     data = schema.valid_part(document.data) if problems else document.data
     recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(data))
-    return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map)
+    return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map), data
 
 
 def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:

@@ -32,7 +32,7 @@ from .outputs import (
 )
 from .problems import Problem
 from .reference import REFERENCE_DIR, Reference
-from .render import environment, render
+from .render import environment, render, shared_environment
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .schemadoc import schema_sections
 from .urls import page_url, relative_url
@@ -49,7 +49,7 @@ class Pages:
         self.entries = entries
         self.ids = frozenset(entry.recipe.id for entry in entries)
         self.reference = reference
-        self.env: jinja2.Environment = environment()
+        self.env: jinja2.Environment = shared_environment()
         self.use_directory_urls = use_directory_urls
 
     def url(self, src_uri: str) -> str:
@@ -134,6 +134,8 @@ def recipe_outputs(site: Pages) -> list[Output]:
         src = recipe_page_src(entry.recipe.id)
         env_script = describe.env_script(recipe)
         alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
+        shown, more = alternatives[:ALTERNATIVES], max(0, len(alternatives) - ALTERNATIVES)
+        superseded_url = _superseded_url(site, src, recipe)
         model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
         page = site.page(
             src,
@@ -153,22 +155,32 @@ def recipe_outputs(site: Pages) -> list[Output]:
                 "methodology_html": site.link(src, METHODOLOGY_PAGE),
             },
             # The cheapest few: a page listing every alternative would grow with the catalogue.
-            alternatives=functools.partial(site.rows, src, alternatives[:ALTERNATIVES]),
-            more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
+            alternatives=functools.partial(site.rows, src, shown),
+            more_alternatives=more,
             model_page=site.link(src, model_page),
             compare_url=f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}",
-            superseded_url=_superseded_url(site, src, recipe),
+            superseded_url=superseded_url,
         )
+        own = (entry.digest,)
+        # The page shows its recipe, a row of each of the cheapest others of its model, how many
+        # more there are, and a link to its replacement when that is in the catalogue.
+        page_inputs = (*own, *(other.listing for other in shown), f"more {more}", f"superseded {superseded_url}")
         outputs += [
-            Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
-            Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path),
+            Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
+            Output(
+                f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own
+            ),
         ]
         if recipe.fields.run:
             outputs.append(
-                Output(f"recipes/{recipe.id}/launch.sh", render=fixed(recipe.fields.run), origin=recipe.path)
+                Output(
+                    f"recipes/{recipe.id}/launch.sh", render=fixed(recipe.fields.run), origin=recipe.path, inputs=own
+                )
             )
         if recipe.fields.env:
-            outputs.append(Output(f"recipes/{recipe.id}/env.sh", render=fixed(env_script), origin=recipe.path))
+            outputs.append(
+                Output(f"recipes/{recipe.id}/env.sh", render=fixed(env_script), origin=recipe.path, inputs=own)
+            )
     return outputs
 
 
@@ -204,22 +216,25 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
     schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
     return [
         Output(HOME_PAGE, render=home),
-        Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml"),
-        Output(COMPARE_PAGE, render=compare),
-        Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
+        Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml", inputs=()),
+        Output(COMPARE_PAGE, render=compare, inputs=(f"count {len(site.entries)}",)),
+        Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH, inputs=()),
         *chart_outputs,
     ]
 
 
-def _charts(site: Pages, stem: str, entries: Sequence[Entry]) -> tuple[dict[str, Markup], list[Output]]:
-    """The charts of one page: their names for the template, and their figure files."""
+def _charts(
+    site: Pages, stem: str, entries: Sequence[Entry], inputs: tuple[str, ...] | None = None
+) -> tuple[dict[str, Markup], list[Output]]:
+    """The charts of one page: their names for the template, and their figure files (made from
+    `inputs`, as Output.inputs)."""
     names: dict[str, Markup] = {}
     outputs = []
     url_of = site.recipe_url_from_root
     for kind, build in charts.charts_for(entries, url_of).items():
         name = f"{stem}-{kind}"
         names[kind] = Markup(name)
-        outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build))
+        outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build, inputs=inputs))
     return names, outputs
 
 
@@ -241,7 +256,8 @@ def group_outputs(site: Pages) -> list[Output]:
             src = f"{folder}/{group_slug}.md"
             members = groups[group_slug]
             gpu = site.reference.gpus.get(names[group_slug]) if kind == "gpu" else None
-            group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members)
+            members_inputs = tuple(entry.listing for entry in members)
+            group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members, members_inputs)
             page = site.page(
                 src,
                 "group.md.j2",
@@ -252,7 +268,7 @@ def group_outputs(site: Pages) -> list[Output]:
                 rows=functools.partial(site.rows, src, members),
                 charts=group_charts,
             )
-            outputs += [Output(src, render=page), *chart_outputs]
+            outputs += [Output(src, render=page, inputs=members_inputs), *chart_outputs]
             summaries.append({"name": names[group_slug], "url": site.link(index_src, src), "entries": members})
         outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
     return outputs
