@@ -521,6 +521,21 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     page.wait_for_function("() => document.querySelectorAll('[data-or-compare-figures] thead th').length === 4")
 
 
+def test_compare_loads_the_records_it_shows_and_the_list_only_to_choose(page: Any, site: Site, watch: Watch) -> None:
+    page.goto(site.url + "compare/?a=llama-3.1-70b/h100/mid&b=llama-3.1-70b/h100/big")
+    page.wait_for_selector("[data-or-diff] .or-diff__line")
+    data = [url.removeprefix(site.url) for url in watch.requests if "/api/" in url]
+    assert sorted(data) == ["api/recipes/llama-3.1-70b/h100/big.json", "api/recipes/llama-3.1-70b/h100/mid.json"]
+
+    page.focus("[data-or-compare-filter]")
+    page.fill("[data-or-compare-filter]", "cheap")
+    page.wait_for_selector("[data-or-compare-add] option[value='llama-3.1-8b/h100/cheap']", state="attached")
+    assert [url for url in watch.requests if url.endswith("/api/index.json")] == [site.url + "api/index.json"]
+    page.select_option("[data-or-compare-add]", "llama-3.1-8b/h100/cheap")
+    page.wait_for_function("() => document.querySelectorAll('[data-or-compare-figures] thead th').length === 4")
+    assert not any(url.endswith("/api/recipes.json") for url in watch.requests)
+
+
 def test_compare_works_under_a_strict_content_security_policy(page: Any, site: Site, watch: Watch) -> None:
     """The diff library included, nothing on the page needs eval or an inline script: a policy of
     `script-src 'self'` sent by the server (besides the page's own) changes nothing."""
@@ -545,7 +560,7 @@ def test_compare_says_so_when_the_diff_library_cannot_load(page: Any, site: Site
     assert page.locator("[data-or-compare-figures] tr[data-metric='MFU']").count() == 1
 
 
-def test_compare_with_unknown_ids_says_so(page: Any, site: Site) -> None:
+def test_compare_with_unknown_ids_says_so(page: Any, site: Site, watch: Watch) -> None:
     page.goto(site.url + "compare/?a=no/such/recipe&b=llama-3.1-70b/h100/mid&c=%3Cscript%3Ealert(1)%3C/script%3E")
     page.wait_for_selector("[data-or-compare-unknown]")
     message = page.text_content("[data-or-compare-unknown]")
@@ -554,6 +569,15 @@ def test_compare_with_unknown_ids_says_so(page: Any, site: Site) -> None:
     assert "Add at least one more recipe" in page.text_content(".or-compare")
     page.click("[data-or-compare-drop]")
     assert query(page) == {"a": ["llama-3.1-70b/h100/mid"]}
+    # An id of a recipe's form is looked up (and not found: the browser reports the 404 as a
+    # console error, the one expected here); anything else is never made into an address.
+    records = [url for url in watch.requests if "/api/recipes/" in url]
+    asked = ("llama-3.1-70b/h100/mid", "no/such/recipe")
+    assert sorted(records) == [f"{site.url}api/recipes/{recipe_id}.json" for recipe_id in asked]
+    page.wait_for_timeout(100)
+    not_found = [error for error in watch.errors if "status of 404" in error]
+    assert len(not_found) == 1
+    watch.errors.remove(not_found[0])
 
 
 # -- every page -------------------------------------------------------------------------------------
