@@ -38,7 +38,8 @@ from .schemadoc import schema_sections
 from .urls import page_url, relative_url
 
 RECENT = 5
-ALTERNATIVES = 10
+ALTERNATIVES = 5
+"""The cheapest other recipes of its model a recipe page lists; the model's page lists them all."""
 
 
 class Pages:
