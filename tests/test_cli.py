@@ -194,13 +194,18 @@ def test_validate_a_file_outside_recipes_is_a_problem(
 
 def test_bench_prints_the_figures_for_each_size(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # Figures, not timings: the targets are reported by the command, never asserted in tests.
-    code, out, _ = run(capsys, "--root", REPO, "bench", "--sizes", "2,4", "--keep", tmp_path / "bench")
+    bench = ("bench", "--sizes", "2,4", "--serve", "4", "--edits", "1", "--keep", tmp_path / "bench")
+    code, out, _ = run(capsys, "--root", REPO, *bench)
     header, first, second = [
         line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line
     ][:3]
     assert header[:3] == ["N", "build", "s"]
     assert (first[0], second[0]) == ("2", "4")
     assert "recipe pages load no Plotly" in out
+    # mkdocs serve driven through an edit of each kind at N = 4, each served and timed.
+    (serving,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["4"] and "(" in line]
+    assert len(serving) == 7
+    assert "search index at most 2 KB per recipe" in out and "compare two recipes" in out
     assert code in (0, 1)
     assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
 

@@ -214,7 +214,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run  # only this command builds sites
 
     root = project_root(args.root)
-    return run(root, args.sizes, keep=args.keep, say=lambda line: print(line, flush=True))
+    return run(
+        root, args.sizes, serve=args.serve, edits=args.edits, keep=args.keep, say=lambda line: print(line, flush=True)
+    )
 
 
 def _print_json(data: Any) -> None:
@@ -359,8 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
         "measure build time, memory and page weight as the catalogue grows",
         "For each size N, generate N valid recipes into a temporary copy of the project, build the site, and build "
         "a plain MkDocs Material site of the same Markdown written as ordinary files; print build seconds, "
-        "milliseconds per recipe, peak memory, the ratio of the two builds, the time of `openrecipes validate`, "
-        "and the bytes of the home page and of one recipe page. Exit status 1 when a target is missed.",
+        "milliseconds per recipe, peak memory, the ratio of the two builds, the time of `openrecipes validate` "
+        "(every recipe, and one file), the bytes of the home page, of one recipe page, of the search index and "
+        "of what the compare page loads, and, driving `mkdocs serve --dirty`, the seconds from an edit of one "
+        "recipe to the edit being served. Each figure is printed with its target; exit status 1 when one is missed.",
     )
     bench.add_argument(
         "--sizes",
@@ -368,6 +372,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=(10, 100, 1000, 3000),
         metavar="N,N,...",
         help="catalogue sizes to measure (default: 10,100,1000,3000)",
+    )
+    bench.add_argument(
+        "--serve",
+        type=_sizes,
+        default=(1000, 3000),
+        metavar="N,N,...",
+        help="the sizes at which `mkdocs serve --dirty` is driven through edits of one recipe (default: 1000,3000)",
+    )
+    bench.add_argument(
+        "--edits", type=_positive, default=3, metavar="K", help="edits of each kind timed under serve (default: 3)"
     )
     bench.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated projects and sites in DIR")
     bench.set_defaults(run=cmd_bench)
