@@ -88,6 +88,7 @@ class Rebuilds:
         self._search: dict[str, list[SearchEntry]] | None = None  # page URL -> its search entries
         self._seen: tuple[object, ...] | None = None
         self._theme: tuple[Hashable, Any] | None = None
+        self._stand_ins: dict[str, Path] = {}
         self._complete = False
 
     def start(self, root: Path, config_file: Path, docs_dir: Path, site_dir: Path) -> bool:
@@ -146,8 +147,17 @@ class Rebuilds:
     def made(self, src_uri: str) -> _Made | None:
         return self._made.get(src_uri)
 
+    def wrote(self, dest_uri: str) -> bool:
+        """Whether the last complete build left `dest_uri` in the site."""
+        return dest_uri in self._written
+
     def stand_in(self, src_uri: str) -> Path:
-        return self.folder / (hashlib.sha256(src_uri.encode("utf-8")).hexdigest() + ".digest")
+        """The stand-in file of an output (written whenever what it holds is recorded in `made`)."""
+        path = self._stand_ins.get(src_uri)
+        if path is None:
+            name = hashlib.sha256(src_uri.encode("utf-8")).hexdigest() + ".digest"
+            path = self._stand_ins[src_uri] = self.folder / name
+        return path
 
 
 class Generation:
@@ -260,7 +270,8 @@ class Generation:
         for output in self._plan.outputs:
             src_uri, key = output.src_uri, self._keys[output.src_uri]
             before = rebuilds.made(src_uri)
-            on_site = (self._site_dir / destination(src_uri, self._use_directory_urls)).is_file()
+            # The last build's files, as MkDocs listed them: no look at the disk for each output.
+            on_site = rebuilds.wrote(destination(src_uri, self._use_directory_urls))
             stand_in = rebuilds.stand_in(src_uri)
             if output.copy_of is not None:
                 self._made[src_uri] = _Made(key, "")
@@ -269,7 +280,7 @@ class Generation:
                 else:  # written whatever the file times say
                     self._files.append(GeneratedFile(src_uri, None, output.copy_of.read_bytes(), output.edit_path))
                 continue
-            if before is not None and before.key == key and on_site and stand_in.is_file():
+            if before is not None and before.key == key and on_site:
                 self._made[src_uri] = before
                 self._files.append(GeneratedFile(src_uri, stand_in, None, output.edit_path))
                 continue
@@ -277,7 +288,7 @@ class Generation:
             value = output.render()
             digest = _digest(value)
             self._made[src_uri] = _Made(key, digest)
-            if before is None or before.digest != digest or not on_site or not stand_in.is_file():
+            if before is None or before.digest != digest or not on_site:
                 stand_in.write_text(digest + "\n", encoding="utf-8")
             if isinstance(value, RenderedPage):
                 self._ready[src_uri] = value

@@ -52,6 +52,7 @@ class Pages:
         self.reference = reference
         self.env: jinja2.Environment = shared_environment()
         self.use_directory_urls = use_directory_urls
+        self._root_urls: dict[str, str] = {}
 
     def url(self, src_uri: str) -> str:
         return page_url(src_uri, self.use_directory_urls)
@@ -64,7 +65,11 @@ class Pages:
         return lambda entry: str(self.link(from_src, recipe_page_src(entry.recipe.id)))
 
     def recipe_url_from_root(self, entry: Entry) -> str:
-        return self.url(recipe_page_src(entry.recipe.id))
+        # Asked for every recipe by every export and chart: worked out once each.
+        url = self._root_urls.get(entry.recipe.id)
+        if url is None:
+            url = self._root_urls[entry.recipe.id] = self.url(recipe_page_src(entry.recipe.id))
+        return url
 
     def rows(self, from_src: str, entries: Sequence[Entry]) -> list[dict[str, Any]]:
         url_of = self.recipe_url_from(from_src)
@@ -136,7 +141,7 @@ def recipe_outputs(site: Pages) -> list[Output]:
         env_script = describe.env_script(recipe)
         alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
         shown, more = alternatives[:ALTERNATIVES], max(0, len(alternatives) - ALTERNATIVES)
-        superseded_url = _superseded_url(site, src, recipe)
+        replaced = _replacement_listed(site, recipe)
         model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
         page = site.page(
             src,
@@ -147,25 +152,20 @@ def recipe_outputs(site: Pages) -> list[Output]:
             derived=entry.derived,
             title=describe.title(recipe),
             env_script=env_script,
-            files={
-                "yaml": site.link(src, f"recipes/{recipe.id}{RECIPE_SUFFIX}"),
-                "launch": site.link(src, f"recipes/{recipe.id}/launch.sh"),
-                "env": site.link(src, f"recipes/{recipe.id}/env.sh"),
-                # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
-                "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
-                "methodology_html": site.link(src, METHODOLOGY_PAGE),
-            },
+            # Links are made when the page is rendered: `mkdocs serve` plans every page on each
+            # rebuild but renders only those an edit changes.
+            files=functools.partial(_recipe_files, site, src, recipe.id),
             # The cheapest few: a page listing every alternative would grow with the catalogue.
             alternatives=functools.partial(site.rows, src, shown),
             more_alternatives=more,
-            model_page=site.link(src, model_page),
-            compare_url=f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}",
-            superseded_url=superseded_url,
+            model_page=functools.partial(site.link, src, model_page),
+            compare_url=functools.partial(_compare_url, site, src, recipe.id),
+            superseded_url=functools.partial(_superseded_url, site, src, recipe) if replaced else None,
         )
         own = (entry.digest,)
         # The page shows its recipe, a row of each of the cheapest others of its model, how many
         # more there are, and a link to its replacement when that is in the catalogue.
-        page_inputs = (*own, *(other.listing for other in shown), f"more {more}", f"superseded {superseded_url}")
+        page_inputs = (*own, *(other.listing for other in shown), f"more {more}", f"replaced {replaced}")
         outputs += [
             Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
             Output(
@@ -185,12 +185,30 @@ def recipe_outputs(site: Pages) -> list[Output]:
     return outputs
 
 
-def _superseded_url(site: Pages, src: str, recipe: Any) -> str | None:
-    """A link to the recipe that replaces a deprecated one, when it is in the catalogue."""
+def _recipe_files(site: Pages, src: str, recipe_id: str) -> dict[str, Markup]:
+    return {
+        "yaml": site.link(src, f"recipes/{recipe_id}{RECIPE_SUFFIX}"),
+        "launch": site.link(src, f"recipes/{recipe_id}/launch.sh"),
+        "env": site.link(src, f"recipes/{recipe_id}/env.sh"),
+        # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
+        "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
+        "methodology_html": site.link(src, METHODOLOGY_PAGE),
+    }
+
+
+def _compare_url(site: Pages, src: str, recipe_id: str) -> str:
+    return f"{site.link(src, COMPARE_PAGE)}?a={recipe_id}"
+
+
+def _replacement_listed(site: Pages, recipe: Any) -> bool:
+    """Whether a deprecated recipe's replacement is in the catalogue (its page then links to it)."""
     replacement = recipe.fields.deprecation.superseded_by if recipe.fields.deprecation else None
-    if replacement is None or replacement not in site.ids:
-        return None
-    return str(site.link(src, f"recipes/{replacement}.md"))
+    return replacement is not None and replacement in site.ids
+
+
+def _superseded_url(site: Pages, src: str, recipe: Any) -> str:
+    """A link to the recipe that replaces a deprecated one (`_replacement_listed`)."""
+    return str(site.link(src, f"recipes/{recipe.fields.deprecation.superseded_by}.md"))
 
 
 def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
