@@ -25,7 +25,7 @@ from .checks import Derived, analyse
 from .placeholders import placeholder_problems
 from .problems import Problem, internal_error, json_path, sorted_problems
 from .records import Recipe
-from .reference import REFERENCE_DIR, Reference, load_reference
+from .reference import REFERENCE_DIR, REFERENCE_SCHEMA, Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .yamlsource import SourceMap, file_kind, read_document, read_file
 
@@ -260,10 +260,10 @@ class _Job:
     """Problems found before any recipe is read: the reference data, the build date, the tree."""
 
 
-def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None) -> _Job:
+def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None, memo: LoadMemo | None = None) -> _Job:
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     try:
-        reference, problems = load_reference(root)
+        reference, problems = memo.reference(root) if memo is not None else load_reference(root)
     except Exception as error:  # a bug of ours: reported like any problem, and the recipes still read
         reference, problems = None, [internal_error(REFERENCE_DIR + "/", error)]
     if today is None:
@@ -288,7 +288,7 @@ def load_catalogue(
     `today` is the date of the build (`builddate.build_date()` unless given). With a `memo` (kept
     by `mkdocs serve` between rebuilds), a file whose bytes are unchanged is not read again.
     """
-    job = _prepare(root, only, today)
+    job = _prepare(root, only, today, memo)
     problems = list(job.problems)
     if memo is not None:
         memo.begin(job)
@@ -428,10 +428,19 @@ class LoadMemo:
     def __init__(self) -> None:
         self._context: tuple[object, ...] | None = None
         self._results: dict[str, tuple[str, Entry | None, list[Problem], str | None, bool]] = {}
+        self._reference: tuple[str, tuple[Reference | None, list[Problem]]] | None = None
+
+    def reference(self, root: Path) -> tuple[Reference | None, list[Problem]]:
+        """The reference data, read again only when its files or their schema changed."""
+        digest = _reference_digest(root)
+        if self._reference is None or self._reference[0] != digest:
+            self._reference = (digest, load_reference(root))
+        reference, problems = self._reference[1]
+        return reference, list(problems)
 
     def begin(self, job: _Job) -> None:
         """Start a load; everything is forgotten when what every check depends on has changed."""
-        context = (job.schema, _reference_digest(job.root), job.today)
+        context = (job.schema, job.reference, job.today)
         if context != self._context:
             self._context = context
             self._results.clear()
@@ -464,8 +473,9 @@ def _replacement(entry: Entry | None) -> str | None:
 
 def _reference_digest(root: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted((root / REFERENCE_DIR).glob("*.yaml")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in (*sorted((root / REFERENCE_DIR).glob("*.yaml")), root / REFERENCE_SCHEMA):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
