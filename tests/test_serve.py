@@ -89,10 +89,10 @@ class Server:
         self.process.stdout.close()
 
 
-@pytest.fixture
-def server(project: Project) -> Iterator[Server]:
+@pytest.fixture(params=[(), ("--dirty",)], ids=["serve", "serve-dirty"])
+def server(project: Project, request: pytest.FixtureRequest) -> Iterator[Server]:
     project.add_seed()
-    running = Server(project)
+    running = Server(project, *request.param)
     yield running
     running.stop()
 
