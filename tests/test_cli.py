@@ -695,6 +695,21 @@ def _process(*argv: str | Path, env: dict[str, str] | None = None) -> subprocess
     )
 
 
+def test_validate_of_a_large_catalogue_shares_it_with_a_second_process_and_reports_the_same(project: Project) -> None:
+    # Past loader._PARALLEL_FROM files, a real process (no other threads) forks a second one for
+    # half of them: a problem in either half, and ids that differ only in case across the halves.
+    for index in range(80):
+        project.add_synthetic(f"llama-3.1-70b/h100/r{index:02d}", tokens_per_s=900.0 + index)
+    project.add_synthetic("llama-3.1-70b/h100/R79", tokens_per_s=700.0)
+    for name in ("r00", "r70"):
+        path = project.root / f"recipes/llama-3.1-70b/h100/{name}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace("  tp: 8\n", "  tp: eight\n"), encoding="utf-8")
+    done = _process("--root", project.root, "validate")
+    expected = [str(problem) for problem in load_catalogue(project.root).problems]
+    assert len(expected) >= 4 and any("differs only in letter case" in line for line in expected)
+    assert (done.returncode, done.stdout.splitlines()) == (1, expected)
+
+
 def test_the_command_as_a_process(project: Project) -> None:
     broken_seed(project)
     done = _process("--root", project.root, "validate", env={"GITHUB_ACTIONS": "true"})
