@@ -7,8 +7,9 @@ makes. MkDocs' dirty mode rebuilds a page only when its source file is newer tha
 wrote, and a generated file has no source file: `File.generated(content=...)` always counts as
 changed, so one edit would rebuild every page. So here:
 
-- every output gets a stand-in file outside docs/ holding the digest of what the output holds,
-  rewritten only when that changes; MkDocs compares its time with the page's and skips the rest;
+- an output unchanged since the last build is given to MkDocs as a copy of one empty file dated
+  1970, outside docs/: older than the page it wrote, so MkDocs leaves that page alone; a changed
+  one is given as text (`content`), which MkDocs always writes;
 - an output is made again only when its inputs changed (`Output.inputs`, and what every output
   reads: the templates, the schema, the reference data, the date, the URLs); recipes whose bytes
   are unchanged are not even checked again (loader.LoadMemo), nor their records, rows and feed
@@ -19,7 +20,7 @@ changed, so one edit would rebuild every page. So here:
   page (mkdocs.yml, overrides/, a docs file added or removed, a failed build) empties the site so
   that the next build is a full one.
 
-The stand-in files live in a folder of their own for the life of the server.
+That file lives in a folder of its own for the life of the server.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -88,8 +90,9 @@ class Rebuilds:
         self._search: dict[str, list[SearchEntry]] | None = None  # page URL -> its search entries
         self._seen: tuple[object, ...] | None = None
         self._theme: tuple[Hashable, Any] | None = None
-        self._stand_ins: dict[str, Path] = {}
         self._complete = False
+        self.unchanged = folder / "unchanged"
+        """What an unchanged output is given to MkDocs as: empty, and older than any page MkDocs wrote."""
 
     def start(self, root: Path, config_file: Path, docs_dir: Path, site_dir: Path) -> bool:
         """At the start of a build: empties the site when this build must be a full one; whether it did."""
@@ -151,13 +154,13 @@ class Rebuilds:
         """Whether the last complete build left `dest_uri` in the site."""
         return dest_uri in self._written
 
-    def stand_in(self, src_uri: str) -> Path:
-        """The stand-in file of an output (written whenever what it holds is recorded in `made`)."""
-        path = self._stand_ins.get(src_uri)
-        if path is None:
-            name = hashlib.sha256(src_uri.encode("utf-8")).hexdigest() + ".digest"
-            path = self._stand_ins[src_uri] = self.folder / name
-        return path
+    def unchanged_file(self) -> Path:
+        """`unchanged`, made if it is missing (dated 1970: MkDocs compares times, not contents)."""
+        if not self.unchanged.is_file():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.unchanged.write_bytes(b"")
+            os.utime(self.unchanged, (0, 0))
+        return self.unchanged
 
 
 class Generation:
@@ -265,36 +268,34 @@ class Generation:
     def _plan_changed_only(self, rebuilds: Rebuilds) -> None:
         """Outputs whose inputs are unchanged and whose file the site still has are left alone;
         the others are made now, and MkDocs rebuilds only those whose text changed."""
-        rebuilds.folder.mkdir(parents=True, exist_ok=True)
+        unchanged = rebuilds.unchanged_file()
         rebuilds.pieces.keep_only(self._plan.catalogue.entries)
         for output in self._plan.outputs:
             src_uri, key = output.src_uri, self._keys[output.src_uri]
             before = rebuilds.made(src_uri)
             # The last build's files, as MkDocs listed them: no look at the disk for each output.
             on_site = rebuilds.wrote(destination(src_uri, self._use_directory_urls))
-            stand_in = rebuilds.stand_in(src_uri)
+            kept = before is not None and on_site
             if output.copy_of is not None:
                 self._made[src_uri] = _Made(key, "")
-                if before is not None and before.key == key and on_site:
-                    self._files.append(GeneratedFile(src_uri, output.copy_of, None, output.edit_path))
+                if kept and before.key == key:
+                    self._files.append(GeneratedFile(src_uri, unchanged, None, output.edit_path))
                 else:  # written whatever the file times say
                     self._files.append(GeneratedFile(src_uri, None, output.copy_of.read_bytes(), output.edit_path))
                 continue
-            if before is not None and before.key == key and on_site:
+            if kept and before.key == key:
                 self._made[src_uri] = before
-                self._files.append(GeneratedFile(src_uri, stand_in, None, output.edit_path))
+                self._files.append(GeneratedFile(src_uri, unchanged, None, output.edit_path))
                 continue
             assert output.render is not None
             value = output.render()
             digest = _digest(value)
             self._made[src_uri] = _Made(key, digest)
-            if before is None or before.digest != digest or not on_site:
-                stand_in.write_text(digest + "\n", encoding="utf-8")
-            if isinstance(value, RenderedPage):
+            if kept and before.digest == digest:  # made again, the same: the site's file stays
+                self._files.append(GeneratedFile(src_uri, unchanged, None, output.edit_path))
+            elif isinstance(value, RenderedPage):
                 self._ready[src_uri] = value
-                self._files.append(GeneratedFile(src_uri, stand_in, None, output.edit_path))
-            elif before is not None and before.digest == digest and on_site:
-                self._files.append(GeneratedFile(src_uri, stand_in, None, output.edit_path))
+                self._files.append(GeneratedFile(src_uri, None, "", output.edit_path))
             else:
                 self._files.append(GeneratedFile(src_uri, None, value, output.edit_path))
 
@@ -312,8 +313,6 @@ class Generation:
             return value
         value, digest = value
         self._made[src_uri] = _Made(self._keys[src_uri], digest)
-        self._rebuilds.stand_in(src_uri).parent.mkdir(parents=True, exist_ok=True)
-        self._rebuilds.stand_in(src_uri).write_text(digest + "\n", encoding="utf-8")
         return value
 
 
@@ -412,5 +411,5 @@ def _write_search_index(index: Path, pages: Sequence[str], by_page: Mapping[str,
 
 
 def cache_folder() -> Path:
-    """A folder of its own for one server's stand-in files."""
+    """A folder of its own for one server's file of unchanged outputs."""
     return Path(tempfile.mkdtemp(prefix="openrecipes-serve-"))
