@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 from pathlib import Path
+from typing import Any
 
+from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
+import openrecipes
 from openrecipes.fragments import restore
+from openrecipes.incremental import Generation, Rebuilds, cache_folder
 from openrecipes.outputs import GENERATED_NAV_PAGES
-from openrecipes.pagerender import Renderer, renderer
-from openrecipes.render import TEMPLATES_DIR, RenderedPage
+from openrecipes.render import TEMPLATES_DIR
 from openrecipes.site import plan_site
 
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
@@ -35,24 +40,17 @@ if not serve_log.handlers:
 
 WATCHED = ("recipes", "schema", "reference")
 
-
-class _Build:
-    """What one build of the catalogue holds between MkDocs events."""
-
-    def __init__(self, rendering: Renderer, index_of: dict[str, int]) -> None:
-        self.rendering = rendering
-        self.index_of = index_of  # generated src_uri -> its index in `rendering`
-        self.fragments: dict[str, tuple[str, ...]] = {}  # pages converted, not yet restored
-
-    def rendered(self, src_uri: str) -> RenderedPage | str:
-        try:
-            return self.rendering.get(self.index_of[src_uri])
-        except Exception as error:  # a bug of ours in a template or a renderer, not a recipe problem
-            raise PluginError(f"rendering the generated file {src_uri!r} failed: {error!r}") from error
-
+# MkDocs' server reloads pages with an inline script, which the site's Content-Security-Policy
+# refuses: while serving, a script of the site's own does it (see the file).
+LIVE_RELOAD = "assets/openrecipes-livereload.js"
+LIVE_RELOAD_SOURCE = Path(openrecipes.__file__).parent / "assets" / "livereload.js"
 
 _command = "build"
-_build: _Build | None = None
+_rebuilds: Rebuilds | None = None  # under `mkdocs serve --dirty`: what one build keeps for the next
+_build: Generation | None = None
+_searched: dict[str, list] = {}  # page URL -> its search entries, for the pages this build rebuilt
+_indexed = 0  # how many entries the search plugin held after the last page
+_written: tuple[set[str], list[str]] = (set(), [])  # the site's files and its pages in order
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -60,8 +58,18 @@ def _root(config: MkDocsConfig) -> Path:
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    global _command
+    global _command, _rebuilds
     _command = command
+    if command == "serve" and dirty:
+        _rebuilds = Rebuilds(cache_folder())
+    elif command == "serve":
+        log.info("openrecipes: each edit rebuilds every page; `mkdocs serve --dirty` rebuilds only what it changes")
+
+
+def on_shutdown() -> None:
+    _close()
+    if _rebuilds is not None:
+        shutil.rmtree(_rebuilds.folder, ignore_errors=True)
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -69,7 +77,14 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     for path in (*(root / name for name in WATCHED), TEMPLATES_DIR):
         if path.is_dir() and str(path) not in config.watch:
             config.watch.append(str(path))
+    if _command == "serve" and LIVE_RELOAD not in config.extra_javascript:
+        config.extra_javascript.append(LIVE_RELOAD)
     return config
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    if _rebuilds is not None:
+        _rebuilds.start(_root(config), Path(config.config_file_path), Path(config.docs_dir), Path(config.site_dir))
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -82,6 +97,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         use_directory_urls=config.use_directory_urls,
         keep_going=serving,
         site_url=config.site_url,
+        memo=_rebuilds.loads if _rebuilds is not None else None,
+        pieces=_rebuilds.pieces if _rebuilds is not None else None,
     )
     if plan.problems:
         for problem in plan.problems:
@@ -96,43 +113,52 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         serve_log.error(f"{summary}; serving the site without them until they are fixed")
     global _build
     _close()
-    # In the order MkDocs asks for them: every page's Markdown first, then the other files.
-    rendered = sorted(
-        (output for output in plan.outputs if output.render is not None),
-        key=lambda output: not output.src_uri.endswith(".md"),
-    )
-    exports = sum(not output.src_uri.endswith(".md") for output in rendered)
-    _build = _Build(
-        renderer([output.render for output in rendered], parallel=not serving, background=exports),
-        {output.src_uri: index for index, output in enumerate(rendered)},
-    )
+    _searched.clear()
+    try:
+        _build = Generation(
+            plan,
+            root=root,
+            site_dir=Path(config.site_dir),
+            use_directory_urls=config.use_directory_urls,
+            site_url=config.site_url,
+            rebuilds=_rebuilds,
+            parallel=True,
+        )
+    except Exception as error:  # a bug of ours in a template or a renderer, not a recipe problem
+        raise PluginError(f"making the generated files failed: {error!r}") from error
+    if _command == "serve":
+        files.append(File.generated(config, LIVE_RELOAD, abs_src_path=str(LIVE_RELOAD_SOURCE)))
     docs_dir = Path(config.docs_dir).resolve()
-    for output in plan.outputs:
-        if output.copy_of is not None:
-            file = File.generated(config, output.src_uri, abs_src_path=str(output.copy_of))
-        else:
-            # Filled in when MkDocs gets to it: pages in on_page_markdown, other files in on_env.
-            file = File.generated(config, output.src_uri, content="")
-        if output.edit_path:
-            file.edit_uri = Path(os.path.relpath(root / output.edit_path, docs_dir)).as_posix()
-        if output.src_uri not in GENERATED_NAV_PAGES:
+    for item in _build.files():
+        if item.source is not None:
+            file = File.generated(config, item.src_uri, abs_src_path=str(item.source))
+        else:  # a page's text is given in on_page_markdown, another file's in on_env, when empty here
+            file = File.generated(config, item.src_uri, content=item.content or "")
+        if item.edit_path:
+            file.edit_uri = Path(os.path.relpath(root / item.edit_path, docs_dir)).as_posix()
+        if item.src_uri not in GENERATED_NAV_PAGES:
             file.inclusion = InclusionLevel.NOT_IN_NAV
         files.append(file)
     return files
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if _build is None or page.file.src_uri not in _build.index_of:
+    if _build is None or not _build.owns(page.file.src_uri):
         return markdown
-    rendered = _build.rendered(page.file.src_uri)
-    assert isinstance(rendered, RenderedPage)
+    try:
+        rendered = _build.page(page.file.src_uri)
+    except Exception as error:  # a bug of ours in a template or a renderer, not a recipe problem
+        raise PluginError(f"rendering the generated file {page.file.src_uri!r} failed: {error!r}") from error
     page.meta = dict(rendered.meta)
-    _build.fragments[page.file.src_uri] = rendered.fragments
+    _fragments[page.file.src_uri] = rendered.fragments
     return rendered.markdown
 
 
+_fragments: dict[str, tuple[str | None, ...]] = {}  # pages converted, not yet restored
+
+
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    fragments = _build.fragments.pop(page.file.src_uri, None) if _build is not None else None
+    fragments = _fragments.pop(page.file.src_uri, None)
     if fragments is None:
         return html
     try:
@@ -141,20 +167,42 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
         raise PluginError(str(error)) from error
 
 
-def on_env(env: object, config: MkDocsConfig, files: Files) -> None:
+@event_priority(-100)  # after the search plugin has indexed the page
+def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+    """Under `serve --dirty`, the search entries of each page rebuilt: what the search plugin has
+    just added to its index (it forgets the other pages; incremental.py writes the whole index)."""
+    global _indexed
+    index = getattr(config.plugins.get("material/search"), "search_index", None)
+    if _rebuilds is not None and _rebuilds.indexes_pages and index is not None:
+        _searched[page.url] = list(index.entries[_indexed:])
+        _indexed = len(index.entries)
+    return context
+
+
+def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     """Every page has been read: the other generated files get their text before MkDocs copies them."""
+    global _written, _indexed
+    if _rebuilds is not None:
+        env = _rebuilds.theme_environment(env, (tuple(config.theme.dirs), str(config.theme.locale)))
     if _build is None:
-        return
-    for src_uri in _build.index_of:
-        if not src_uri.endswith(".md"):
-            text = _build.rendered(src_uri)
-            assert isinstance(text, str)
+        return env
+    try:
+        for src_uri, text in _build.late_texts():
             file = files.get_file_from_path(src_uri)
             if file is not None:
                 file.content_string = text
+    except Exception as error:  # a bug of ours in a renderer
+        raise PluginError(f"rendering the generated files failed: {error!r}") from error
+    _indexed = 0
+    pages = files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+    _written = ({file.dest_uri for file in files}, [file.page.url for file in pages if file.page is not None])
+    return env
 
 
 def on_post_build(config: MkDocsConfig) -> None:
+    if _rebuilds is not None and _build is not None:
+        written, pages = _written
+        _rebuilds.finish(Path(config.site_dir), written, pages, _searched, _build.made())
     _close()
 
 
@@ -164,6 +212,7 @@ def on_build_error(error: Exception) -> None:
 
 def _close() -> None:
     global _build
+    _fragments.clear()
     if _build is not None:
-        _build.rendering.close()
+        _build.close()
         _build = None

@@ -196,13 +196,18 @@ def test_validate_a_file_outside_recipes_is_a_problem(
 
 def test_bench_prints_the_figures_for_each_size(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # Figures, not timings: the targets are reported by the command, never asserted in tests.
-    code, out, _ = run(capsys, "--root", REPO, "bench", "--sizes", "2,4", "--keep", tmp_path / "bench")
+    bench = ("bench", "--sizes", "2,4", "--serve", "4", "--edits", "1", "--keep", tmp_path / "bench")
+    code, out, _ = run(capsys, "--root", REPO, *bench)
     header, first, second = [
         line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line
     ][:3]
     assert header[:3] == ["N", "build", "s"]
     assert (first[0], second[0]) == ("2", "4")
     assert "recipe pages load no Plotly" in out
+    # mkdocs serve driven through an edit of each kind at N = 4, each served and timed.
+    (serving,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["4"] and "(" in line]
+    assert len(serving) == 7
+    assert "search index at most 2 KB per recipe" in out and "compare two recipes" in out
     assert code in (0, 1)
     assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
 
@@ -691,6 +696,21 @@ def _process(*argv: str | Path, env: dict[str, str] | None = None) -> subprocess
         env={**os.environ, **(env or {})},
         check=False,
     )
+
+
+def test_validate_of_a_large_catalogue_shares_it_with_a_second_process_and_reports_the_same(project: Project) -> None:
+    # Past loader._PARALLEL_FROM files, a real process (no other threads) forks a second one for
+    # half of them: a problem in either half, and ids that differ only in case across the halves.
+    for index in range(80):
+        project.add_synthetic(f"llama-3.1-70b/h100/r{index:02d}", tokens_per_s=900.0 + index)
+    project.add_synthetic("llama-3.1-70b/h100/R79", tokens_per_s=700.0)
+    for name in ("r00", "r70"):
+        path = project.root / f"recipes/llama-3.1-70b/h100/{name}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace("  tp: 8\n", "  tp: eight\n"), encoding="utf-8")
+    done = _process("--root", project.root, "validate")
+    expected = [str(problem) for problem in load_catalogue(project.root).problems]
+    assert len(expected) >= 4 and any("differs only in letter case" in line for line in expected)
+    assert (done.returncode, done.stdout.splitlines()) == (1, expected)
 
 
 def test_the_command_as_a_process(project: Project) -> None:

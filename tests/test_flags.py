@@ -80,7 +80,9 @@ def test_the_seed_page_shows_its_price_age_right_after_the_headline_figures(seed
     html = seed_site.html(f"recipes/{SEED_ID}/")
     figures_end = html.index('<div class="or-figures">')
     after = html[figures_end:]
-    flag = re.search(r'</div>\s*</div>\s*<div class="admonition warning or-flag" data-or-flag="price-age">', after)
+    flag = re.search(
+        r'</div>\s*</div>\s*</section>\s*<div class="admonition warning or-flag" data-or-flag="price-age">', after
+    )
     assert flag, "the price-age flag does not follow the figures"
     assert "The price is 266 days older than the measurement" in after[: after.index('id="launch"')]
 

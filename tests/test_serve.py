@@ -3,17 +3,27 @@ server keeps serving the last good site until the file is fixed."""
 
 from __future__ import annotations
 
+import copy
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 
 import pytest
-from conftest import SEED, Project
+import yaml
+from conftest import REPO, SEED, SEED_ID, Project
+
+from openrecipes.loader import PAGE_ONLY
+from openrecipes.placeholders import SchemaWalker, schema_types
+from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema
 
 TIMEOUT = 60
 
@@ -25,12 +35,12 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, *options: str) -> None:
         self.port = _free_port()
         self.lines: list[str] = []
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
+            [sys.executable, "-m", "mkdocs", "serve", *options, "-a", f"127.0.0.1:{self.port}"],
             cwd=project.root,
             env=env,
             stdout=subprocess.PIPE,
@@ -45,9 +55,16 @@ class Server:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
 
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/openrecipes/"
+
     def get(self, path: str = "") -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/openrecipes/{path}", timeout=5) as response:
-            return response.read().decode("utf-8")
+        return self.get_bytes(path).decode("utf-8")
+
+    def get_bytes(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url + urllib.parse.quote(path), timeout=30) as response:
+            return response.read()
 
     def wait_for(self, condition: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + TIMEOUT
@@ -64,17 +81,20 @@ class Server:
     def builds(self) -> int:
         return sum("Building documentation" in line for line in self.lines)
 
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.reader.join(timeout=10)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
 
-@pytest.fixture
-def server(project: Project) -> Iterator[Server]:
+
+@pytest.fixture(params=[(), ("--dirty",)], ids=["serve", "serve-dirty"])
+def server(project: Project, request: pytest.FixtureRequest) -> Iterator[Server]:
     project.add_seed()
-    running = Server(project)
+    running = Server(project, *request.param)
     yield running
-    running.process.terminate()
-    running.process.wait(timeout=10)
-    running.reader.join(timeout=10)
-    assert running.process.stdout is not None
-    running.process.stdout.close()
+    running.stop()
 
 
 def test_broken_edit_is_reported_and_the_server_recovers(project: Project, server: Server) -> None:
@@ -116,3 +136,115 @@ def test_broken_reference_data_is_shown_on_every_page_of_the_navigation(project:
 
     gpus.write_text(sound, encoding="utf-8")
     server.wait_for(lambda: "data-recipe=" in server.get(), "the catalogue back once the data is fixed")
+
+
+# -- mkdocs serve --dirty (./dev serve): rebuilds only what an edit changes, and serves exactly what a full build makes
+
+
+PUBLISHED = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"
+OTHERS = ("qwen3.8-27b/h200/cheaper", "qwen3.8-27b/h200/dearer")
+# Served pages carry MkDocs' live-reload script, added as each page is sent; the files are as built.
+LIVE_RELOAD = re.compile(rb"<script>\s*var livereload = function.*?</script>", re.DOTALL)
+
+# A full build as `mkdocs serve` makes one (its address, its command), in a process of its own.
+FULL_BUILD = """
+import sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+config = load_config(config_file="mkdocs.yml", site_dir=sys.argv[1])
+config.plugins.on_startup(command="serve", dirty=False)
+config.site_url = sys.argv[2]
+build(config, serve_url=sys.argv[2])
+"""
+
+
+@pytest.fixture
+def dirty_server(project: Project) -> Iterator[Server]:
+    project.add_seed()
+    project.add(PUBLISHED, (REPO / "recipes" / f"{PUBLISHED}.yaml").read_bytes())
+    for recipe_id, tokens in zip(OTHERS, (1500.0, 900.0), strict=True):
+        project.add_synthetic(
+            recipe_id, model="Qwen3.8-27B", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=tokens
+        )
+    running = Server(project, "--dirty")
+    yield running
+    running.stop()
+
+
+def _assert_served_as_built(project: Project, server: Server, gone: tuple[str, ...] = ()) -> None:
+    """Every file of a fresh full build is served byte for byte, and no file it lacks is served."""
+    site = project.root.parent / "full-build"
+    shutil.rmtree(site, ignore_errors=True)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-c", FULL_BUILD, str(site), server.url]
+    subprocess.run(command, cwd=project.root, env=env, check=True, capture_output=True)
+    built = sorted(path for path in site.rglob("*") if path.is_file())
+    assert len(built) > 50  # a whole site, not an empty folder
+    differ = []
+    for path in built:
+        relative = path.relative_to(site).as_posix()
+        served = server.get_bytes(relative)
+        if relative.endswith(".html"):
+            served = LIVE_RELOAD.sub(b"", served)
+        if served != path.read_bytes():
+            differ.append(relative)
+    assert differ == [], "served otherwise than a full build makes them"
+    for relative in gone:
+        assert not (site / relative).exists()
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            server.get_bytes(relative)
+
+
+def _edited_page_only_fields(data: dict) -> dict:
+    """`data` with every field loader.PAGE_ONLY names changed (a text added where the recipe has none)."""
+    data = copy.deepcopy(data)
+    walker = SchemaWalker(Schema.load(REPO / SCHEMA_RELATIVE_PATH).document)
+    for path in PAGE_ONLY:
+        *parents, name = path
+        holder, node = data, walker.document
+        for parent in parents:
+            holder = holder.setdefault(parent, {}) if holder.get(parent) is not None else {}
+            node = walker.child(node, parent) or {}
+        value = holder.get(name)
+        text = "string" in schema_types(walker.child(node, name) or {})
+        if (value is None and text) or isinstance(value, str):
+            holder[name] = (value or "") + "\nEdited where only its page shows it."
+        elif value is None:
+            continue
+        elif isinstance(value, dict):
+            holder[name] = {**value, "EDITED_BY_THE_TEST": "1"}
+        else:
+            for item in value:
+                for key in ("description", "note"):
+                    if key in item:
+                        item[key] += " Edited."
+    return data
+
+
+def test_dirty_serve_rebuilds_edits_and_serves_what_a_full_build_makes(project: Project, dirty_server: Server) -> None:
+    server = dirty_server
+    seed_page = f"recipes/{SEED_ID}/"
+    server.wait_for(lambda: "data-recipe=" in server.get(), "the first build")
+    _assert_served_as_built(project, server)
+
+    # Every field only a recipe's own page shows, in two recipes (between them they hold each one):
+    # the pages that list recipes are not made again, and the site is still what a full build makes.
+    for recipe_id in (SEED_ID, PUBLISHED):
+        path = project.root / "recipes" / f"{recipe_id}.yaml"
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        path.write_text(yaml.safe_dump(_edited_page_only_fields(data), sort_keys=False), encoding="utf-8")
+    server.wait_for(lambda: "Edited where only its page shows it." in server.get(f"recipes/{PUBLISHED}/"), "edits")
+    assert "Edited where only its page shows it." in server.get(seed_page)
+    _assert_served_as_built(project, server)
+
+    # A figure every list shows: the home page, the model's and GPU's pages, the charts, the exports.
+    project.add_synthetic(OTHERS[0], model="Qwen3.8-27B", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=1700.0)
+    server.wait_for(lambda: "1,700.0" in server.get(f"recipes/{OTHERS[0]}/"), "the new throughput")
+    _assert_served_as_built(project, server)
+
+    # A recipe removed: its page and files go, as a full build would not write them.
+    (project.root / "recipes" / f"{OTHERS[1]}.yaml").unlink()
+    gone = (f"recipes/{OTHERS[1]}/index.html", f"recipes/{OTHERS[1]}.yaml", f"api/recipes/{OTHERS[1]}.json")
+    server.wait_for(lambda: OTHERS[1] not in server.get(), "the removal")
+    _assert_served_as_built(project, server, gone)
+    assert not any("Traceback" in line for line in server.lines)

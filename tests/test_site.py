@@ -14,6 +14,7 @@ from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, code_blocks
 from openrecipes import facts, pages
 
 SEED_URL = f"recipes/{SEED_ID}/"
+PUBLISHED = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"
 
 
 def visible_text(html: str) -> str:
@@ -211,6 +212,41 @@ def test_derived_tables_stay_out_of_the_search_index(seed_site: BuildResult) -> 
     sections = {doc["location"] for doc in index["docs"] if doc["location"].startswith(SEED_URL)}
     assert f"{SEED_URL}#software-stack" in sections
     assert f"{SEED_URL}#checks" not in sections
+
+
+def _found_by(index: dict, query: str) -> set[str]:
+    """The pages whose entries hold every word of `query`, as Material's search reads them: split at
+    its separator, lower case, a word matching the start of an indexed word."""
+    separator = re.compile(index["config"]["separator"])
+    wanted = [word for word in separator.split(query.lower()) if word]
+    found = set()
+    for doc in index["docs"]:
+        text = re.sub(r"<[^>]+>", " ", f"{doc['title']} {doc['text']}").lower()
+        words = [word for word in separator.split(text) if word]
+        if all(any(word.startswith(term) for word in words) for term in wanted):
+            found.add(doc["location"].split("#")[0])
+    return found
+
+
+def test_search_finds_a_recipe_by_model_gpu_framework_author_and_dataset(project: Project) -> None:
+    # The index holds what a recipe is searched by, a kilobyte or so of each recipe, not its tables.
+    project.add_seed()
+    project.add(PUBLISHED, (REPO / "recipes" / f"{PUBLISHED}.yaml").read_bytes())
+    project.add_synthetic("llama-3.1-70b/h100/searched", model="Llama 3.1 70B", gpu="H100", instance="AWS p5.48xlarge")
+    result = project.build()
+    assert result.ok, result.errors()
+    index = json.loads((result.site / "search/search_index.json").read_text(encoding="utf-8"))
+    queries = {
+        f"recipes/{SEED_ID}/": ["Qwen3.8-27B", "H200", "slime", "ATTUNE", "Tulu 3 SFT mixture", "tulu-3-sft-mixture"],
+        f"recipes/{PUBLISHED}/": ["DeepSeek-V3", "GB200", "Megatron-Bridge", "NVIDIA"],
+        "recipes/llama-3.1-70b/h100/searched/": ["Llama 3.1 70B", "H100", "Megatron-LM", "test suite", "FineWeb"],
+    }
+    for page, searches in queries.items():
+        for query in searches:
+            assert page in _found_by(index, query), query
+    # Not what nobody searches by: launch scripts, hashes, the layout's numbers, the checks.
+    seed_text = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith(f"recipes/{SEED_ID}/"))
+    assert "torchrun" not in seed_text and "Tensor parallel" not in seed_text and "sha256" not in seed_text.lower()
 
 
 def test_theme_uses_system_fonts_and_no_repository_api(seed_site: BuildResult) -> None:

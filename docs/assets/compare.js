@@ -1,13 +1,17 @@
 /*
  * The compare page: two or more recipes side by side. The choice is in the address
  * (compare/?a=<id>&b=<id>&c=<id>...; the first is the baseline) and the data comes from the
- * catalogue's own JSON export (api/recipes.json on this site, the same records as the CLI).
+ * catalogue's own JSON export: each chosen recipe's record (api/recipes/<id>.json, the same
+ * record as in api/recipes.json), so comparing two recipes loads two records whatever the size of
+ * the catalogue. The list of every recipe (api/index.json) is loaded only to choose one: at once
+ * while fewer than two are chosen, else when the reader turns to the picker.
  *
  * Shown: the headline figures with their differences from the baseline, every field of the
  * recipes (flattened to dotted paths: layout.tp, stack.nccl, env.NCCL_DEBUG, ...) with the ones
  * that differ highlighted, and a line diff of each launch script against the baseline's
  * (unified format, by jsdiff: the site's copy in assets/vendor/, loaded on this page only).
- * Everything from the data is written as text.
+ * Everything from the data is written as text. A record's address is built from the site's root
+ * and an id that has the form of a recipe id, never from the page.
  */
 (function () {
   "use strict";
@@ -17,38 +21,61 @@
   const KEYS = "abcdefghijklmnopqrstuvwxyz".split("");
   // jsdiff (npm "diff"): the site's own copy (assets/vendor/, see its README), loaded only on this page.
   const DIFF_JS = OR.siteUrl("assets/vendor/diff.min.js").href;
-  let catalogue = null; // {url, promise} of the JSON export, kept across pages
+  // <model>/<gpu>/<name>, each part as the catalogue allows it (loader.py): nothing else is asked for.
+  const RECIPE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+  // Kept across pages of one visit: records by address, and the list of recipes.
+  const records = new Map(); // address -> promise of a record, or null for no such recipe
+  let index = null; // {url, promise} of api/index.json
 
   OR.onPage((doc, signal) => {
     const root = doc.querySelector("[data-or-compare]");
     if (!root) return;
-    const api = OR.siteUrl("api/recipes.json").href;
-    const home = OR.siteRoot.href;
-    const app = new Compare(root, home, signal);
-    if (!catalogue || catalogue.url !== api) catalogue = { url: api, promise: fetchCatalogue(api) };
-    const mine = catalogue;
+    const app = new Compare(root, OR.siteRoot.href, signal);
     // Without the diff library the rest of the page still works: the script section says so.
-    const library = OR.loadScript(DIFF_JS, "Diff").catch(() => null);
-    app.loading();
-    Promise.all([mine.promise, library]).then(
-      ([records, Diff]) => !signal.aborted && app.ready(records, Diff),
-      (error) => {
-        if (catalogue === mine) catalogue = null; // try again next time
-        if (!signal.aborted) app.failed(error);
-      },
-    );
+    app.start(OR.loadScript(DIFF_JS, "Diff").catch(() => null));
   });
 
-  function fetchCatalogue(url) {
-    return fetch(url, { credentials: "same-origin" })
-      .then((response) => {
-        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
-        return response.json();
-      })
-      .then((data) => {
-        if (!data || !Array.isArray(data.recipes)) throw new Error("it holds no list of recipes");
-        return data.recipes.filter((record) => record && typeof record.id === "string" && record.fields);
+  function fetchJson(url) {
+    return fetch(url, { credentials: "same-origin" }).then((response) => {
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+      return response.json();
+    });
+  }
+
+  /** The record of `id`, or null when the catalogue has no such recipe. */
+  function fetchRecord(id) {
+    if (!RECIPE_ID.test(id)) return Promise.resolve(null);
+    const url = OR.siteUrl(`api/recipes/${id}.json`).href;
+    if (!records.has(url)) {
+      const promise = fetchJson(url).then((record) => {
+        if (record === null) return null;
+        if (!record || record.id !== id || !record.fields) throw new Error(`${id}.json holds no record of it`);
+        return record;
       });
+      promise.catch(() => records.delete(url)); // try again next time
+      records.set(url, promise);
+    }
+    return records.get(url);
+  }
+
+  /** Every recipe as {id, title, model}, in the catalogue's order. */
+  function fetchIndex() {
+    const url = OR.siteUrl("api/index.json").href;
+    if (!index || index.url !== url) {
+      const mine = {
+        url,
+        promise: fetchJson(url).then((data) => {
+          if (!data || !Array.isArray(data.recipes)) throw new Error("it holds no list of recipes");
+          return data.recipes.filter((entry) => entry && typeof entry.id === "string");
+        }),
+      };
+      mine.promise.catch(() => {
+        if (index === mine) index = null;
+      });
+      index = mine;
+    }
+    return index.promise;
   }
 
   /* -- figures and differences ----------------------------------------------------------- */
@@ -67,44 +94,68 @@
   const get = (record, path) => path.split(".").reduce((value, key) => (value == null ? undefined : value[key]), record);
   const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
 
+  // $ figures follow the reader's price basis (price.js) once it has loaded; until then, and
+  // without it, they are the build's, at the default basis.
+  const basis = () => (OR.priceBasis && OR.priceBasis.loaded() ? OR.priceBasis : null);
+  const gpuOf = (record) => get(record, "derived.gpu");
+
+  function usdPerMillion(record) {
+    const prices = basis();
+    if (!prices) return get(record, "derived.usd_per_million_tokens");
+    return prices.usdPerMillion(gpuOf(record), get(record, "fields.result.tokens_per_s_per_gpu"));
+  }
+
+  /** At the recipe's own instance when it has one (what the run cost there), else at the basis. */
+  function runCost(record) {
+    const prices = basis();
+    if (!prices || get(record, "derived.instance")) return get(record, "derived.run_cost_usd");
+    const price = prices.usdPerGpuHour(gpuOf(record));
+    const hours = get(record, "fields.result.gpu_hours");
+    return price === null || !isNumber(hours) ? null : hours * price;
+  }
+
+  function noPrice(record) {
+    const prices = basis();
+    return prices ? prices.missing(gpuOf(record)) : "no public price";
+  }
+
   const METRICS = [
     {
       label: "Tokens/s per GPU",
-      path: "fields.result.tokens_per_s_per_gpu",
+      value: (r) => get(r, "fields.result.tokens_per_s_per_gpu"),
       format: (v) => OR.number(v, 1),
       delta: OR.relativeChange,
       better: 1,
     },
     {
       label: "$ / 1M tokens",
-      path: "fields.result.usd_per_million_tokens",
+      value: usdPerMillion,
       format: (v) => OR.usd(v),
-      missing: "no public price",
+      missing: noPrice,
       delta: usdChange,
       better: -1,
     },
     {
       label: "MFU",
-      path: "fields.result.mfu",
+      value: (r) => get(r, "derived.mfu"),
       format: (v) => OR.percent(v),
       delta: (v, b) => pointChange((v - b) * 100, 1),
       better: 1,
     },
     {
       label: "Step-time CV",
-      path: "fields.result.step_time_cv_percent",
+      value: (r) => get(r, "fields.result.step_time_cv_percent"),
       format: (v) => `${OR.asWritten(v)}%`,
       delta: (v, b) => pointChange(v - b, 2),
       better: -1,
     },
-    { label: "GPU-hours", path: "fields.result.gpu_hours", format: (v) => OR.asWritten(v), delta: OR.relativeChange },
     {
-      label: "Run cost",
-      path: "derived.run_cost_usd",
-      format: (v) => OR.usd(v),
-      missing: "unpriced",
-      delta: usdChange,
+      label: "GPU-hours",
+      value: (r) => get(r, "fields.result.gpu_hours"),
+      format: (v) => OR.asWritten(v),
+      delta: OR.relativeChange,
     },
+    { label: "Run cost", value: runCost, format: (v) => OR.usd(v), missing: () => "unpriced", delta: usdChange },
   ];
 
   /** {"layout.tp": 4, "env.NCCL_DEBUG": "WARN", "result.window": "5, 19", ...}; `run` is diffed apart. */
@@ -178,18 +229,27 @@
       this.root = root;
       this.home = home;
       this.signal = signal;
-      this.records = [];
-      this.byId = new Map();
+      this.recipes = null; // the list of every recipe, once loaded
       this.Diff = null; // jsdiff, once loaded
+      this.library = null;
       this.onlyDifferences = false;
+      this.shown = 0; // the latest render asked for: an earlier one finishing late is dropped
       root.querySelectorAll(":scope > :not(noscript)").forEach((element) => element.remove());
       this.status = h("p", { class: "or-note", role: "status", "aria-live": "polite" });
       this.view = h("div", { class: "or-compare__view" });
       root.append(this.status, this.view);
     }
 
-    loading() {
-      this.status.textContent = "Loading the catalogue…";
+    start(library) {
+      this.library = library;
+      this.render(OR.params());
+      OR.onQueryChange((params) => this.render(params), this.signal);
+      // The figures again at the reader's basis, once it is known and whenever it changes.
+      const again = () => {
+        if (!this.signal.aborted && this.chosen) this.view.querySelector("[data-or-compare-figures]")?.closest("section")?.replaceWith(this.figures(this.chosen));
+      };
+      if (OR.priceBasis) OR.priceBasis.ready.then(again);
+      document.addEventListener("openrecipes:prices", again, { signal: this.signal });
     }
 
     failed(error) {
@@ -204,13 +264,22 @@
       );
     }
 
-    ready(records, Diff) {
-      this.records = records;
-      this.Diff = Diff;
-      this.byId = new Map(records.map((record) => [record.id, record]));
-      this.status.textContent = "";
-      this.render(OR.params());
-      OR.onQueryChange((params) => this.render(params), this.signal);
+    /** Load the list of every recipe (once), and show it in the picker. */
+    loadRecipes() {
+      if (this.recipes || this.loadingRecipes) return;
+      this.loadingRecipes = true;
+      fetchIndex().then(
+        (recipes) => {
+          this.loadingRecipes = false;
+          if (this.signal.aborted) return;
+          this.recipes = recipes;
+          if (this.fill) this.fill();
+        },
+        (error) => {
+          this.loadingRecipes = false;
+          if (!this.signal.aborted) this.failed(error);
+        },
+      );
     }
 
     chosenIds(params) {
@@ -243,10 +312,26 @@
     }
 
     render(params) {
+      const ticket = ++this.shown;
       const ids = this.chosenIds(params);
-      const known = ids.filter((id) => this.byId.has(id));
-      const unknown = ids.filter((id) => !this.byId.has(id));
-      const chosen = known.map((id) => this.byId.get(id));
+      this.status.textContent = ids.length ? "Loading the recipes…" : "";
+      Promise.all([Promise.all(ids.map(fetchRecord)), ids.length > 1 ? this.library : null]).then(
+        ([found, Diff]) => {
+          if (this.signal.aborted || ticket !== this.shown) return;
+          this.status.textContent = "";
+          this.Diff = Diff;
+          this.show(ids, found);
+        },
+        (error) => {
+          if (!this.signal.aborted && ticket === this.shown) this.failed(error);
+        },
+      );
+    }
+
+    show(ids, found) {
+      const known = ids.filter((id, index) => found[index]);
+      const unknown = ids.filter((id, index) => !found[index]);
+      const chosen = found.filter(Boolean);
       const parts = [this.picker(known)];
       if (unknown.length) {
         parts.push(
@@ -258,14 +343,14 @@
               {},
               `${unknown.length === 1 ? "No recipe has" : "No recipes have"} the id${unknown.length === 1 ? "" : "s"} `,
               unknown.map((id, index) => [index ? ", " : "", h("code", {}, id)]),
-              ` in this catalogue of ${this.records.length} recipe${this.records.length === 1 ? "" : "s"}: `,
-              "it may have been renamed or removed. ",
+              " in this catalogue: it may have been renamed or removed. ",
               h("button", { type: "button", class: "md-button", "data-or-compare-drop": true }, "Drop from the comparison"),
             ),
           ),
         );
       }
       if (chosen.length) parts.push(this.chosenList(chosen, known));
+      this.chosen = chosen.length > 1 ? chosen : null;
       if (chosen.length < 2) {
         parts.push(
           h(
@@ -276,6 +361,7 @@
               : "Choose two or more recipes to see them side by side.",
           ),
         );
+        this.loadRecipes(); // a choice is to be made: the list is needed now
       } else {
         parts.push(this.figures(chosen), this.fields(chosen), this.scripts(chosen));
       }
@@ -293,38 +379,46 @@
       });
       const select = h("select", { "data-or-compare-add": true });
       const fill = () => {
+        if (!this.recipes) {
+          select.replaceChildren(h("option", { value: "" }, "Add a recipe…"));
+          return;
+        }
         const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-        const available = this.records.filter((record) => {
-          if (known.includes(record.id)) return false;
-          const text = `${record.id} ${record.title || ""}`.toLowerCase();
+        const available = this.recipes.filter((recipe) => {
+          if (known.includes(recipe.id)) return false;
+          const text = `${recipe.id} ${recipe.title || ""}`.toLowerCase();
           return words.every((word) => text.includes(word));
         });
         const byModel = new Map();
-        for (const record of available) {
-          const model = (record.fields && record.fields.model) || "other";
+        for (const recipe of available) {
+          const model = recipe.model || "other";
           if (!byModel.has(model)) byModel.set(model, []);
-          byModel.get(model).push(record);
+          byModel.get(model).push(recipe);
         }
         const options = [h("option", { value: "" }, `Add a recipe (${available.length})…`)];
-        for (const [model, records] of Array.from(byModel).sort((x, y) => x[0].localeCompare(y[0], "en"))) {
+        for (const [model, recipes] of Array.from(byModel).sort((x, y) => String(x[0]).localeCompare(String(y[0]), "en"))) {
           options.push(
             h(
               "optgroup",
               { label: model },
-              records.map((record) => h("option", { value: record.id }, `${record.title || record.id} — ${record.id}`)),
+              recipes.map((recipe) => h("option", { value: recipe.id }, `${recipe.title || recipe.id} — ${recipe.id}`)),
             ),
           );
         }
         select.replaceChildren(...options);
       };
+      this.fill = fill;
       fill();
+      // With two recipes chosen the list is not loaded until the reader turns to the picker.
+      for (const control of [filter, select]) control.addEventListener("focus", () => this.loadRecipes());
       filter.addEventListener("input", fill);
       filter.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter") return;
+        if (event.key !== "Enter" || !this.recipes) return;
         event.preventDefault();
         const first = select.querySelector("option[value]:not([value=''])");
-        const exact = this.byId.has(filter.value.trim()) && !known.includes(filter.value.trim());
-        const id = exact ? filter.value.trim() : first && select.options.length === 2 ? first.value : null;
+        const typed = filter.value.trim();
+        const exact = this.recipes.some((recipe) => recipe.id === typed) && !known.includes(typed);
+        const id = exact ? typed : first && select.options.length === 2 ? first.value : null;
         if (id) this.choose([...known, id]);
       });
       select.addEventListener("change", () => {
@@ -376,15 +470,15 @@
         h("tr", {}, h("th", { scope: "row" }, "Status"), chosen.map((r) => h("td", {}, show(get(r, "fields.status"))))),
       ];
       for (const metric of METRICS) {
-        const baseValue = get(base, metric.path);
+        const baseValue = metric.value(base);
         rows.push(
           h(
             "tr",
             { "data-metric": metric.label },
             h("th", { scope: "row" }, metric.label),
             chosen.map((record, index) => {
-              const value = get(record, metric.path);
-              const cell = h("td", { class: "or-num" }, isNumber(value) ? metric.format(value) : metric.missing || "—");
+              const value = metric.value(record);
+              const cell = h("td", { class: "or-num" }, isNumber(value) ? metric.format(value) : metric.missing ? metric.missing(record) : "—");
               if (index > 0) {
                 let delta = "–";
                 let tone = "";
@@ -405,7 +499,13 @@
         "section",
         { class: "or-compare__section" },
         h("h2", {}, "Headline figures"),
-        h("p", { class: "or-note" }, "Differences are relative to the baseline, the first recipe."),
+        h(
+          "p",
+          { class: "or-note", "data-or-compare-basis": true },
+          "Differences are relative to the baseline, the first recipe. Each $ / 1M tokens is at the price basis ",
+          "(chosen on the home, model and GPU pages), whatever instance a recipe's author rented; a run cost is ",
+          "at the recipe's own instance where it names one, else at the price basis.",
+        ),
         h("div", { class: "or-scroll" }, h("table", { "data-or-compare-figures": true }, this.header(chosen, "Figure"), h("tbody", {}, rows))),
       );
     }

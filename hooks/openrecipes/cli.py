@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__, export, terminal
-from .changes import changes_json, changes_text, compare
-from .gitrev import GitError, Repository
-from .loader import RECIPES_DIR, load_catalogue
-from .newrecipe import NewRecipe, create
+from . import __version__
+from .loader import RECIPES_DIR, load_catalogue, validate_catalogue
 from .problems import Problem, sorted_problems
 from .project import UsageError, project_root, recipe_paths
 from .schema import SCHEMA_RELATIVE_PATH, Schema
+
+# Each command imports what only it needs: `openrecipes validate` runs on every commit (pre-commit,
+# CI), and the renderers, exporters and git helpers would double its start-up.
 
 PROG = "openrecipes"
 
@@ -40,24 +40,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if only == []:
         print("no recipe files in the given paths", file=sys.stderr)
         return 0
-    catalogue = load_catalogue(root, only=only)
+    found = validate_catalogue(root, only=only)
     annotate = os.environ.get("GITHUB_ACTIONS") == "true"
-    for problem in (*catalogue.problems, *catalogue.warnings):
+    for problem in (*found.problems, *found.warnings):
         print(problem)
         if annotate:
             print(problem.github_annotation())
-    if catalogue.ok:
-        warned = len(catalogue.warnings)
+    if not found.problems:
+        warned = len(found.warnings)
         also = f", {warned} warning{_s(warned)}" if warned else ""
-        print(f"{catalogue.files_read} recipe{_s(catalogue.files_read)} valid{also}", file=sys.stderr)
+        print(f"{found.files_read} recipe{_s(found.files_read)} valid{also}", file=sys.stderr)
         return 0
-    files = len({problem.path for problem in catalogue.problems})
-    count = len(catalogue.problems)
+    files = len({problem.path for problem in found.problems})
+    count = len(found.problems)
     print(f"{count} problem{_s(count)} in {files} file{_s(files)}", file=sys.stderr)
     return 1
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from .newrecipe import NewRecipe, create
+
     root = project_root(args.root)
     request = NewRecipe(args.model, args.gpu, args.count, args.name, args.per_node, args.instance, args.status)
     try:
@@ -81,6 +83,8 @@ def _valid_entries(root: Path) -> tuple[list[Any], int]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from . import export, terminal
+
     entries, broken = _valid_entries(project_root(args.root))
     if args.json:
         records = [export.recipe_json(entry, terminal.page_url(entry.recipe.id)) for entry in entries]
@@ -95,6 +99,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from . import export, terminal
+
     root = project_root(args.root)
     wanted = args.id.strip().removeprefix("./").removeprefix(f"{RECIPES_DIR}/").removesuffix(".yaml").strip("/")
     entries, _ = _valid_entries(root)
@@ -118,6 +124,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from .changes import changes_json, changes_text, compare
+    from .gitrev import GitError, Repository
+
     root = project_root(args.root)
     try:
         repository = Repository.at(root)
@@ -159,6 +168,7 @@ def _loadable(root: Path, label: str) -> Path:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from .gitrev import GitError
     from .importers import IMPORTERS, ParseError, sync
     from .importers.gitsource import GitSource
 
@@ -206,7 +216,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run  # only this command builds sites
 
     root = project_root(args.root)
-    return run(root, args.sizes, keep=args.keep, say=lambda line: print(line, flush=True))
+    return run(
+        root, args.sizes, serve=args.serve, edits=args.edits, keep=args.keep, say=lambda line: print(line, flush=True)
+    )
 
 
 def _print_json(data: Any) -> None:
@@ -351,8 +363,10 @@ def build_parser() -> argparse.ArgumentParser:
         "measure build time, memory and page weight as the catalogue grows",
         "For each size N, generate N valid recipes into a temporary copy of the project, build the site, and build "
         "a plain MkDocs Material site of the same Markdown written as ordinary files; print build seconds, "
-        "milliseconds per recipe, peak memory, the ratio of the two builds, the time of `openrecipes validate`, "
-        "and the bytes of the home page and of one recipe page. Exit status 1 when a target is missed.",
+        "milliseconds per recipe, peak memory, the ratio of the two builds, the time of `openrecipes validate` "
+        "(every recipe, and one file), the bytes of the home page, of one recipe page, of the search index and "
+        "of what the compare page loads, and, driving `mkdocs serve --dirty`, the seconds from an edit of one "
+        "recipe to the edit being served. Each figure is printed with its target; exit status 1 when one is missed.",
     )
     bench.add_argument(
         "--sizes",
@@ -360,6 +374,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=(10, 100, 1000, 3000),
         metavar="N,N,...",
         help="catalogue sizes to measure (default: 10,100,1000,3000)",
+    )
+    bench.add_argument(
+        "--serve",
+        type=_sizes,
+        default=(1000, 3000),
+        metavar="N,N,...",
+        help="the sizes at which `mkdocs serve --dirty` is driven through edits of one recipe (default: 1000,3000)",
+    )
+    bench.add_argument(
+        "--edits", type=_positive, default=3, metavar="K", help="edits of each kind timed under serve (default: 3)"
     )
     bench.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated projects and sites in DIR")
     bench.set_defaults(run=cmd_bench)

@@ -18,9 +18,21 @@ from typing import Any
 
 from . import describe, facts, pricebasis, records
 from .checks import Derived
-from .feed import atom_feed
+from .feed import atom_feed, entry_xml_text
 from .loader import Entry
-from .outputs import API_CSV, API_JSON, CATALOGUE_ROWS_JSON, FACETS_JS, FEED, PRICES_JSON, SCHEMA_JSON, Output
+from .outputs import (
+    API_CSV,
+    API_INDEX,
+    API_JSON,
+    API_RECIPES_DIR,
+    CATALOGUE_ROWS_JSON,
+    FACETS_JS,
+    FEED,
+    PRICES_JSON,
+    SCHEMA_JSON,
+    Output,
+)
+from .pieces import Pieces
 from .reference import Reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 
@@ -173,32 +185,61 @@ def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dic
     }
 
 
+def recipe_json_path(recipe_id: str) -> str:
+    """Where one recipe's record is published on its own: what the compare page loads."""
+    return f"{API_RECIPES_DIR}/{recipe_id}.json"
+
+
 def data_outputs(
     root: Path,
     entries: Sequence[Entry],
     url: Callable[[Entry], str],
     site_url: str | None,
     reference: Reference,
+    pieces: Pieces | None = None,
 ) -> list[Output]:
-    """The catalogue as files for programs: `api/recipes.json` and `.csv`, the schema as JSON, the
+    """The catalogue as files for programs: `api/recipes.json` and `.csv`, each recipe's record on its
+    own (`api/recipes/<id>.json`) with an index of them (`api/index.json`), the schema as JSON, the
     Atom feed; and the page scripts' data: the table's filters and rows, the price-basis presets
-    (from `reference`). `url` is a recipe page's address from the site root."""
+    (from `reference`). `url` is a recipe page's address from the site root. `pieces` (see
+    pieces.py) keeps each recipe's record, row and feed entry between builds."""
+    kept = pieces if pieces is not None else Pieces()
+    everything = tuple(entry.digest for entry in entries)
+
+    def record(entry: Entry) -> str:
+        # Compact: with an indent, json falls back to its pure-Python encoder, 5× slower at 1,000 recipes.
+        return kept.get(
+            "json",
+            entry,
+            url(entry),
+            lambda: json.dumps(recipe_json(entry, url(entry)), ensure_ascii=False, separators=(",", ":")),
+        )
 
     def api() -> str:
-        rows = [recipe_json(entry, url(entry)) for entry in entries]
+        # The records written one by one make the very text json.dumps makes of the whole document.
+        head = json.dumps({"version": API_VERSION, "count": len(entries)}, separators=(",", ":"))[:-1]
+        return f'{head},"recipes":[{",".join(record(entry) for entry in entries)}]}}\n'
+
+    def index() -> str:
+        rows = [{"id": e.recipe.id, "title": describe.title(e.recipe), "model": e.recipe.fields.model} for e in entries]
         data = {"version": API_VERSION, "count": len(rows), "recipes": rows}
-        # Compact: with an indent, json falls back to its pure-Python encoder, 5× slower at 1,000 recipes.
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
     def table() -> str:
-        return catalogue_csv([csv_row(entry, url(entry)) for entry in entries])
+        rows = (
+            kept.get("csv", entry, url(entry), lambda entry=entry: _csv_line(entry, url(entry))) for entry in entries
+        )
+        return _csv_header() + "".join(rows)
 
     def schema() -> str:
         document = Schema.load(root / SCHEMA_RELATIVE_PATH).document
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
     def feed() -> str:
-        return atom_feed([(entry, url(entry)) for entry in describe.newest_first(entries)], site_url)
+        def entry_xml(entry: Entry, page: str, base: str) -> str:
+            return kept.get("feed", entry, (page, base), lambda: entry_xml_text(entry, page, base))
+
+        return atom_feed([(entry, url(entry)) for entry in describe.newest_first(entries)], site_url, entry_xml)
 
     def facets_script() -> str:
         config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
@@ -215,11 +256,37 @@ def data_outputs(
         return json.dumps(catalogue_rows(entries, url), ensure_ascii=False, separators=(",", ":")) + "\n"
 
     return [
-        Output(FACETS_JS, render=facets_script),
-        Output(PRICES_JSON, render=functools.partial(pricebasis.prices_json, reference)),
+        Output(FACETS_JS, render=facets_script, inputs=()),
+        Output(PRICES_JSON, render=functools.partial(pricebasis.prices_json, reference), inputs=()),
+        # Every recipe's listing: the rows show what lists of recipes show (as Output.inputs=None).
         Output(CATALOGUE_ROWS_JSON, render=rows),
-        Output(API_JSON, render=api),
-        Output(API_CSV, render=table),
-        Output(SCHEMA_JSON, render=schema),
-        Output(FEED, render=feed),
+        Output(API_JSON, render=api, inputs=everything),
+        Output(API_CSV, render=table, inputs=everything),
+        Output(API_INDEX, render=index, inputs=everything),
+        Output(SCHEMA_JSON, render=schema, inputs=()),
+        Output(FEED, render=feed, inputs=everything),
+        # After the catalogue's own file, which makes every record these reuse.
+        *(
+            Output(
+                recipe_json_path(entry.recipe.id),
+                render=functools.partial(_line, record, entry),
+                inputs=(entry.digest, url(entry)),
+                origin=entry.recipe.path,
+            )
+            for entry in entries
+        ),
     ]
+
+
+def _line(make: Callable[[Entry], str], entry: Entry) -> str:
+    return make(entry) + "\n"
+
+
+def _csv_header() -> str:
+    buffer = io.StringIO()
+    csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n").writeheader()
+    return buffer.getvalue()
+
+
+def _csv_line(entry: Entry, url: str) -> str:
+    return catalogue_csv([csv_row(entry, url)]).split("\n", 1)[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import describe, facts, fmt
 from .loader import Entry
@@ -35,11 +35,17 @@ def _date(day_iso: str) -> str:
     return f"{day_iso}T00:00:00Z"
 
 
-def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str:
+def atom_feed(
+    entries: Sequence[tuple[Entry, str]],
+    site_url: str | None,
+    entry_xml: Callable[[Entry, str, str], str] | None = None,
+) -> str:
     """`entries` are (entry, page URL relative to the site root), newest first.
 
     Dates come from the recipes (the run's date, else the source's: describe.dated), not the
-    clock, so two builds of the same commit produce the same feed.
+    clock, so two builds of the same commit produce the same feed. Each entry is written on its
+    own (`entry_xml`, which a caller may remember per recipe: `mkdocs serve` writes again only the
+    entry of an edited recipe), exactly as ElementTree writes it inside the indented feed.
     """
     base = (site_url or "/").rstrip("/") + "/"
     updated = describe.dated(entries[0][0].recipe.fields).isoformat() if entries else "1970-01-01"
@@ -53,29 +59,37 @@ def atom_feed(entries: Sequence[tuple[Entry, str]], site_url: str | None) -> str
     _add(feed, "link", rel="self", href=f"{base}feed.xml")
     _add(feed, "link", href=base)
     _add(feed, "updated", _date(updated))
-    for entry, url in entries:
-        f, derived = entry.recipe.fields, entry.derived
-        price = facts.BY_KEY["usd"].text(entry) + " per 1M tokens"
-        if derived.basis is not None and derived.usd_per_million_tokens is not None:
-            price += f" at the price basis ({derived.basis.instance.key})"
-        mfu = facts.BY_KEY["mfu"].text(entry)
-        correctness = f", correctness {f.correctness.result}" if f.correctness else ""
-        summary = (
-            f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price}, "
-            f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
-        )
-        item = _add(feed, "entry")
-        _add(item, "title", describe.title(entry.recipe))
-        _add(item, "id", f"urn:openrecipes:recipe:{entry.recipe.id}")
-        _add(item, "link", href=base + url)
-        _add(item, "updated", _date(describe.dated(f).isoformat()))
-        credited = f.author or f.source
-        author = _add(item, "author")
-        _add(author, "name", f.author.name if f.author else (f.source.publisher or "the publisher"))
-        _add(author, "uri", f.author.url if f.author else credited.url)
-        _add(item, "summary", summary)
     ElementTree.indent(feed, space="  ")
     # Bytes, not encoding="unicode": for "unicode" the declaration names the locale's encoding,
     # which would make the file differ between machines. MkDocs writes the text as UTF-8.
-    document = ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True)
-    return document.decode("utf-8") + "\n"
+    head = ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True).decode("utf-8")
+    head = head.removesuffix("\n</feed>")
+    write = entry_xml or entry_xml_text
+    items = "".join(f"\n  {write(entry, url, base)}" for entry, url in entries)
+    return f"{head}{items}\n</feed>\n"
+
+
+def entry_xml_text(entry: Entry, url: str, base: str) -> str:
+    """One `<entry>` as it stands in the feed, indented one level, without what follows it."""
+    f, derived = entry.recipe.fields, entry.derived
+    price = facts.BY_KEY["usd"].text(entry) + " per 1M tokens"
+    if derived.basis is not None and derived.usd_per_million_tokens is not None:
+        price += f" at the price basis ({derived.basis.instance.key})"
+    mfu = facts.BY_KEY["mfu"].text(entry)
+    correctness = f", correctness {f.correctness.result}" if f.correctness else ""
+    summary = (
+        f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price}, "
+        f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
+    )
+    item = ElementTree.Element("entry")
+    _add(item, "title", describe.title(entry.recipe))
+    _add(item, "id", f"urn:openrecipes:recipe:{entry.recipe.id}")
+    _add(item, "link", href=base + url)
+    _add(item, "updated", _date(describe.dated(f).isoformat()))
+    credited = f.author or f.source
+    author = _add(item, "author")
+    _add(author, "name", f.author.name if f.author else (f.source.publisher or "the publisher"))
+    _add(author, "uri", f.author.url if f.author else credited.url)
+    _add(item, "summary", summary)
+    ElementTree.indent(item, space="  ", level=1)
+    return ElementTree.tostring(item, encoding="unicode")

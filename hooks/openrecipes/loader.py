@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import gc
+import hashlib
 import os
+import pickle
 import re
 import stat
+import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
@@ -19,7 +24,7 @@ from .checks import Derived, analyse
 from .placeholders import placeholder_problems
 from .problems import Problem, internal_error, json_path, sorted_problems
 from .records import Recipe
-from .reference import REFERENCE_DIR, Reference, load_reference
+from .reference import REFERENCE_DIR, REFERENCE_SCHEMA, Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .yamlsource import SourceMap, file_kind, read_document, read_file
 
@@ -40,6 +45,35 @@ class Entry:
 
     recipe: Recipe
     derived: Derived
+    digest: str = ""
+    """SHA-256 of the recipe's path and bytes: what the record was made from. Under the same schema,
+    reference data and date, equal digests make equal records and figures (`mkdocs serve` keys
+    the pages made from recipes by them)."""
+    listing: str = ""
+    """The same digest without the fields only the recipe's own page and records show
+    (`PAGE_ONLY`): what the tables, charts and other pages that list recipes are made from."""
+
+
+PAGE_ONLY: tuple[tuple[str, ...], ...] = (
+    ("notes",),
+    ("run",),
+    ("env",),
+    ("patches",),
+    ("layout", "notes"),
+    ("layout", "highlights"),
+    ("stack", "source"),
+    ("source", "excerpt"),
+    ("result", "throughput_note"),
+    ("result", "mfu_note"),
+    ("result", "gpu_hours_note"),
+    ("correctness", "reference"),
+    ("correctness", "rules"),
+    ("correctness", "component_tests"),
+    ("correctness", "convergence", "note"),
+)
+"""Fields shown on the recipe's own page and in its records (api/, launch.sh, env.sh), and nowhere
+that lists recipes: an edit of one of them under `mkdocs serve` remakes that page alone.
+tests/test_serve.py edits every one of them and compares every page with a full build."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +86,8 @@ class Catalogue:
     reference: Reference | None
     warnings: tuple[Problem, ...] = ()
     """What valid recipes could say better (`Problem.warning`): reported, never a failure."""
+    today: dt.date | None = None
+    """The date the checks were made for (the build's date)."""
 
     @property
     def ok(self) -> bool:
@@ -70,29 +106,58 @@ def recipe_id_for(relative_path: str) -> str:
 
 def discover(root: Path, only: Iterable[Path] | None = None) -> tuple[list[Path], list[Problem]]:
     """Recipe files under `root/recipes` (or just `only`), and problems with the tree itself."""
-    recipes_dir = root / RECIPES_DIR
+    recipes_dir = (root / RECIPES_DIR).absolute()
     problems: list[Problem] = []
-    candidates = sorted({Path(path).absolute() for path in only} if only is not None else _walk(recipes_dir))
     files = []
-    for path in candidates:
-        display = _display_path(path, root)
-        message = _file_problem(path, recipes_dir)
-        if message:
-            problems.append(Problem(display, 0, 0, "", message))
+    if only is not None:
+        for path in sorted({Path(path).absolute() for path in only}):
+            message = _file_problem(path, recipes_dir)
+            if message:
+                problems.append(Problem(_display_path(path, root), 0, 0, "", message))
+            else:
+                files.append(path)
+        return files, problems
+    for parts, entry in sorted(_scan(recipes_dir), key=lambda found: found[0]):
+        # A regular file, as the folder listing says without another system call, needs only its
+        # name checked; anything else (a link, a pipe) is looked at closely.
+        if entry.is_file(follow_symlinks=False):
+            message = _name_problem(parts)
         else:
-            files.append(path)
+            message = _file_problem(Path(entry.path), recipes_dir)
+        if message:
+            problems.append(Problem(_display_path(Path(entry.path), root), 0, 0, "", message))
+        else:
+            files.append(Path(entry.path))
     return files, problems
 
 
-def _walk(recipes_dir: Path) -> Iterator[Path]:
-    """Everything in recipes/ but real folders: hidden files, backups and pipes are reported, not skipped."""
-    if not recipes_dir.is_dir():
-        return
-    for directory, subdirectories, filenames in os.walk(recipes_dir, followlinks=False):
-        for name in subdirectories:
-            if (Path(directory) / name).is_symlink():
-                yield Path(directory) / name
-        yield from (Path(directory) / name for name in filenames)
+def recipe_ids(root: Path) -> frozenset[str]:
+    """The id of every recipe file, from the names in recipes/ alone (no file is read): what a
+    recipe may name as its replacement."""
+    return frozenset(
+        "/".join(parts).removesuffix(RECIPE_SUFFIX)
+        for parts, entry in _scan((root / RECIPES_DIR).absolute())
+        if entry.is_file(follow_symlinks=False) and _name_problem(parts) is None
+    )
+
+
+def _scan(recipes_dir: Path) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    """Everything in recipes/ but real folders, as (its parts under recipes/, its folder entry):
+    hidden files, backups, links and pipes are reported, not skipped. A folder that cannot be
+    listed is passed over, as `os.walk` does. Folder entries carry each file's type, so a
+    catalogue of thousands of files is listed without a system call per file."""
+    pending: list[tuple[tuple[str, ...], str]] = [((), str(recipes_dir))]
+    while pending:
+        parts, folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(((*parts, entry.name), entry.path))
+                    else:
+                        yield (*parts, entry.name), entry
+        except OSError:
+            continue
 
 
 def _display_path(path: Path, root: Path) -> str:
@@ -101,7 +166,10 @@ def _display_path(path: Path, root: Path) -> str:
     try:
         shown = path.relative_to(root).as_posix()
     except ValueError:
-        shown = path.as_posix()
+        try:
+            shown = path.relative_to(root.absolute()).as_posix()
+        except ValueError:
+            shown = path.as_posix()
     if shown.isprintable():
         return shown
     return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in shown)
@@ -121,20 +189,21 @@ def _file_problem(path: Path, recipes_dir: Path) -> str | None:
         return f"is a symbolic link to a file {where} recipes/; commit the recipe itself"
     if not stat.S_ISREG(mode):
         return f"is {file_kind(mode)}, not a recipe file: {_ONLY_RECIPES}; remove it"
-    return _segments_problem(path, recipes_dir)
-
-
-def _segments_problem(path: Path, recipes_dir: Path) -> str | None:
-    """What is wrong with where `path` is and what it is called, for a recipe file."""
     try:
         parts = path.relative_to(recipes_dir).parts
     except ValueError:
         return f"is not under recipes/; recipe files live at {LAYOUT}"
-    if not path.name.endswith(RECIPE_SUFFIX):
-        return f"{path.name!r} is not a recipe file: {_ONLY_RECIPES}; rename or remove it"
+    return _name_problem(parts)
+
+
+def _name_problem(parts: tuple[str, ...]) -> str | None:
+    """What is wrong with where a recipe file is under recipes/ (`parts`) and what it is called."""
+    name = parts[-1]
+    if not name.endswith(RECIPE_SUFFIX):
+        return f"{name!r} is not a recipe file: {_ONLY_RECIPES}; rename or remove it"
     if len(parts) != 3:
         return f"is not at {LAYOUT} ({len(parts) - 1} folders deep instead of 2)"
-    for segment in (*parts[:2], parts[2].removesuffix(RECIPE_SUFFIX)):
+    for segment in (*parts[:2], name.removesuffix(RECIPE_SUFFIX)):
         problem = segment_problem(segment)
         if problem:
             return problem
@@ -164,7 +233,7 @@ def segment_problem(segment: str) -> str | None:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Reading a catalogue allocates millions of small objects that form no cycles; the cyclic
     garbage collector, triggered by the allocations, rescanned everything loaded so far and took
     two thirds of the time. Reference counting still frees them."""
@@ -177,14 +246,25 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None) -> Catalogue:
-    """Read, validate and check every recipe under `root` (or only the given files).
+@dataclass(frozen=True)
+class _Job:
+    """What checking any recipe file needs, worked out once per load."""
 
-    `today` is the date of the build (`builddate.build_date()` unless given).
-    """
+    root: Path
+    schema: Schema
+    reference: Reference | None
+    today: dt.date
+    ids: frozenset[str]
+    """Every recipe id, from the file names: what a recipe may name as its replacement."""
+    files: list[Path]
+    problems: list[Problem]
+    """Problems found before any recipe is read: the reference data, the build date, the tree."""
+
+
+def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None, memo: LoadMemo | None = None) -> _Job:
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     try:
-        reference, problems = load_reference(root)
+        reference, problems = memo.reference(root) if memo is not None else load_reference(root)
     except Exception as error:  # a bug of ours: reported like any problem, and the recipes still read
         reference, problems = None, [internal_error(REFERENCE_DIR + "/", error)]
     if today is None:
@@ -195,37 +275,237 @@ def load_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.
             today = dt.datetime.now(dt.UTC).date()
     files, tree_problems = discover(root, only)
     problems += tree_problems
-    recipe_ids = frozenset(recipe_id_for(_display_path(path, root)) for path in discover(root)[0])
+    # A recipe may name another as its replacement: checking that needs every id, which the
+    # file names give, not every recipe loaded (`openrecipes validate PATH` reads PATH alone).
+    ids = recipe_ids(root) if only is not None else frozenset(recipe_id_for(_display_path(p, root)) for p in files)
+    return _Job(root, schema, reference, today, ids, files, problems)
+
+
+def load_catalogue(
+    root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None, memo: LoadMemo | None = None
+) -> Catalogue:
+    """Read, validate and check every recipe under `root` (or only the given files).
+
+    `today` is the date of the build (`builddate.build_date()` unless given). With a `memo` (kept
+    by `mkdocs serve` between rebuilds), a file whose bytes are unchanged is not read again.
+    """
+    job = _prepare(root, only, today, memo)
+    problems = list(job.problems)
+    if memo is not None:
+        memo.begin(job)
     entries = []
-    with _collector_paused():
-        for path in files:
-            try:
-                entry, file_problems = _check_file(path, root, schema, reference, today, recipe_ids)
-            except Exception as error:  # a bug of ours: one file's problem, never the end of the run
-                entry, file_problems = None, [internal_error(_display_path(path, root), error)]
+    with collector_paused():
+        for path in job.files:
+            entry, file_problems = memo.check(path, job) if memo is not None else _checked(path, job)
             problems += file_problems
             if entry is not None:
                 entries.append(entry)
-    problems += id_collisions(entry.recipe for entry in entries)
+    problems += id_collisions((entry.recipe.id, entry.recipe.path) for entry in entries)
     # Only recipes without a problem of their own: a problem found across files (ids that differ
     # only in letter case) takes its recipes out too.
     broken = {problem.path for problem in problems}
     entries = sorted((entry for entry in entries if entry.recipe.path not in broken), key=table_order_key)
     warnings = sorted_problems(notice for entry in entries for notice in entry.derived.notices)
-    return Catalogue(tuple(entries), sorted_problems(problems), len(files), reference, warnings)
+    return Catalogue(
+        tuple(entries), sorted_problems(problems), len(job.files), job.reference, warnings=warnings, today=job.today
+    )
 
 
-def _check_file(
-    path: Path, root: Path, schema: Schema, reference: Reference | None, today: dt.date, recipe_ids: frozenset[str]
-) -> tuple[Entry | None, list[Problem]]:
-    recipe, locations, problems = load_recipe(path, root, schema)
-    if recipe is None or reference is None:
+def validate_catalogue(root: Path, *, only: Iterable[Path] | None = None, today: dt.date | None = None) -> Validation:
+    """What `load_catalogue` finds wrong or would warn about, and how many files it read, without
+    keeping any recipe: the files are shared with a second process when the machine has a second
+    core to run it."""
+    job = _prepare(root, only, today)
+    half = len(job.files) // 2
+    other = _in_second_process(job, job.files[half:]) if len(job.files) >= _PARALLEL_FROM else None
+    mine = job.files[:half] if other is not None else job.files
+    problems, warnings, named = list(job.problems), [], []
+    with collector_paused():
+        for found in (*map(functools.partial(_problems_of, job=job), mine), *(other() if other else ())):
+            problems += found.problems
+            warnings += found.warnings
+            if found.name is not None:
+                named.append(found.name)
+    problems += id_collisions(named)
+    broken = {problem.path for problem in problems}
+    return Validation(
+        sorted_problems(problems),
+        sorted_problems(warning for warning in warnings if warning.path not in broken),
+        len(job.files),
+    )
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What `validate_catalogue` found: the same problems and warnings `load_catalogue` would."""
+
+    problems: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+    files_read: int
+
+
+@dataclass(frozen=True)
+class _FileFound:
+    """One file's part of a validation (small enough to pickle from the second process)."""
+
+    problems: list[Problem]
+    warnings: list[Problem]
+    name: tuple[str, str] | None
+
+
+_PARALLEL_FROM = 64
+"""Below this many files, starting a second process costs more than it saves."""
+
+
+def _problems_of(path: Path, job: _Job) -> _FileFound:
+    entry, problems = _checked(path, job)
+    if entry is None:
+        return _FileFound(problems, [], None)
+    return _FileFound(problems, list(entry.derived.notices), (entry.recipe.id, entry.recipe.path))
+
+
+def _in_second_process(job: _Job, paths: list[Path]) -> Callable[[], list[_FileFound]] | None:
+    """Check `paths` in a forked process while this one checks the rest; None where a fork is
+    unsafe or useless (no `os.fork`, other threads running, one core). Records made there would
+    not survive pickling (their classes are made from the schema at run time): only problems and
+    names come back, which is all validation needs. A bare fork and a pipe: a process pool takes
+    a tenth of a second to start, a tenth of what validating a thousand recipes may take."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if not hasattr(os, "fork") or threading.active_count() > 1 or cores < 2:
+        return None
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the second process: its half, pickled down the pipe, and nothing else
+        status = 0
+        try:
+            os.close(readable)
+            with collector_paused():
+                found: Any = [_problems_of(path, job) for path in paths]
+        except BaseException as error:  # handed to the first process, which raises it
+            found, status = error, 1
+        try:
+            with os.fdopen(writable, "wb") as pipe:
+                pickle.dump(found, pipe)
+        finally:
+            os._exit(status)
+    os.close(writable)
+
+    def result() -> list[_FileFound]:
+        with os.fdopen(readable, "rb") as pipe:
+            found = pickle.load(pipe)
+        os.waitpid(pid, 0)
+        if isinstance(found, BaseException):
+            raise found
+        return found
+
+    return result
+
+
+def _checked(path: Path, job: _Job) -> tuple[Entry | None, list[Problem]]:
+    display = _display_path(path, job.root)
+    try:
+        raw, problem = read_file(path, display)
+        if raw is None:
+            return None, [problem] if problem else []
+        return _check_bytes(raw, display, job)
+    except Exception as error:  # a bug of ours: one file's problem, never the end of the run
+        return None, [internal_error(display, error)]
+
+
+def _check_bytes(raw: bytes, display: str, job: _Job) -> tuple[Entry | None, list[Problem]]:
+    recipe, locations, problems, data = _recipe_from_bytes(raw, display, job.schema)
+    if recipe is None or job.reference is None:
         return None, problems
     refused = [problem.where for problem in problems if problem.where]
-    derived, check_problems = analyse(recipe, locations, reference, today, recipe_ids, refused)
+    derived, check_problems = analyse(recipe, locations, job.reference, job.today, job.ids, refused)
     if problems:  # a partial record: its checks are reported with its other problems, in one round
         return None, problems + check_problems
-    return Entry(recipe, derived), check_problems
+    return Entry(recipe, derived, _digest(display, raw), _listing(display, data)), check_problems
+
+
+def _digest(display: str, raw: bytes) -> str:
+    return hashlib.sha256(display.encode("utf-8") + b"\0" + raw).hexdigest()
+
+
+def _listing(display: str, data: dict[str, Any]) -> str:
+    """`Entry.listing`: the data as read, without the `PAGE_ONLY` fields (repr is exact for the
+    plain values YAML gives, and a few times faster than any serialisation)."""
+    shown = dict(data)
+    for path in PAGE_ONLY:
+        _drop(shown, path)
+    return hashlib.sha256(f"{display}\0{shown!r}".encode()).hexdigest()
+
+
+def _drop(data: dict[str, Any], path: tuple[str, ...]) -> None:
+    """Take `path` out of `data`, copying (not changing) the mappings on the way to it."""
+    head, *rest = path
+    if head not in data:
+        return
+    if not rest:
+        del data[head]
+    elif isinstance(data[head], dict):
+        data[head] = dict(data[head])
+        _drop(data[head], tuple(rest))
+
+
+class LoadMemo:
+    """The recipes of the last load, for `mkdocs serve`: a rebuild after an edit reads every file
+    but checks again only those whose bytes changed, as long as the schema, the reference data
+    and the date are what they were. A recipe naming a replacement is checked again when that
+    replacement appears or disappears."""
+
+    def __init__(self) -> None:
+        self._context: tuple[object, ...] | None = None
+        self._results: dict[str, tuple[str, Entry | None, list[Problem], str | None, bool]] = {}
+        self._reference: tuple[str, tuple[Reference | None, list[Problem]]] | None = None
+
+    def reference(self, root: Path) -> tuple[Reference | None, list[Problem]]:
+        """The reference data, read again only when its files or their schema changed."""
+        digest = _reference_digest(root)
+        if self._reference is None or self._reference[0] != digest:
+            self._reference = (digest, load_reference(root))
+        reference, problems = self._reference[1]
+        return reference, list(problems)
+
+    def begin(self, job: _Job) -> None:
+        """Start a load; everything is forgotten when what every check depends on has changed."""
+        context = (job.schema, job.reference, job.today)
+        if context != self._context:
+            self._context = context
+            self._results.clear()
+
+    def check(self, path: Path, job: _Job) -> tuple[Entry | None, list[Problem]]:
+        display = _display_path(path, job.root)
+        raw, problem = read_file(path, display)
+        if raw is None:
+            self._results.pop(display, None)
+            return None, [problem] if problem else []
+        digest = _digest(display, raw)
+        known = self._results.get(display)
+        if known is not None:
+            old_digest, entry, problems, replacement, present = known
+            if old_digest == digest and (replacement is None or (replacement in job.ids) == present):
+                return entry, problems
+        try:
+            entry, problems = _check_bytes(raw, display, job)
+        except Exception as error:  # a bug of ours: one file's problem, never the end of the run
+            entry, problems = None, [internal_error(display, error)]
+        replacement = _replacement(entry)
+        self._results[display] = (digest, entry, problems, replacement, replacement in job.ids)
+        return entry, problems
+
+
+def _replacement(entry: Entry | None) -> str | None:
+    deprecation = entry.recipe.fields.deprecation if entry is not None else None
+    return deprecation.superseded_by if deprecation is not None else None
+
+
+def _reference_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in (*sorted((root / REFERENCE_DIR).glob("*.yaml")), root / REFERENCE_SCHEMA):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:
@@ -236,19 +516,25 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
     catalogue of records should not carry a few hundred of them per recipe through the build.
     """
     display = _display_path(path, root)
-    nowhere = SourceMap()
     raw, problem = read_file(path, display)
     if raw is None:
-        return None, nowhere, [problem] if problem else []
+        return None, SourceMap(), [problem] if problem else []
+    return _recipe_from_bytes(raw, display, schema)[:3]
+
+
+def _recipe_from_bytes(
+    raw: bytes, display: str, schema: Schema
+) -> tuple[Recipe | None, SourceMap, list[Problem], dict[str, Any]]:
+    """`load_recipe` of a file's bytes, and the data as read."""
     document, problems = read_document(raw, display)
     if document is None:
-        return None, nowhere, problems
+        return None, SourceMap(), problems, {}
     if not isinstance(document.data, dict):
         kind = "a list" if isinstance(document.data, list) else "a single value"
         problems.append(
             Problem(display, 1, 1, "$", f"the file holds {kind}; a recipe is a mapping of fields (key: value)")
         )
-        return None, document.source_map, problems
+        return None, document.source_map, problems, {}
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
     problems += schema.problems(document.data, document.source_map, display, refused=problems)
@@ -256,7 +542,7 @@ def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, 
     # whose inputs are there runs in the same round; the caller keeps it out of the catalogue.
     data = schema.valid_part(document.data) if problems else document.data
     recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(data))
-    return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map)
+    return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map), data
 
 
 def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:
@@ -284,18 +570,19 @@ def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:
     return problems
 
 
-def id_collisions(recipes: Iterable[Recipe]) -> list[Problem]:
-    """Ids must differ in more than letter case: pages would overwrite each other on some systems."""
-    by_folded: dict[str, list[Recipe]] = defaultdict(list)
-    for recipe in recipes:
-        by_folded[recipe.id.casefold()].append(recipe)
+def id_collisions(recipes: Iterable[tuple[str, str]]) -> list[Problem]:
+    """Ids must differ in more than letter case: pages would overwrite each other on some systems.
+    `recipes` are (id, path) pairs."""
+    by_folded: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for recipe_id, path in recipes:
+        by_folded[recipe_id.casefold()].append((recipe_id, path))
     problems = []
     for group in by_folded.values():
         if len(group) > 1:
-            for recipe in group:
-                others = ", ".join(other.path for other in group if other is not recipe)
+            for recipe_id, path in group:
+                others = ", ".join(other for _, other in group if other != path)
                 problems.append(
-                    Problem(recipe.path, 0, 0, "", f"its id {recipe.id!r} differs only in letter case from {others}")
+                    Problem(path, 0, 0, "", f"its id {recipe_id!r} differs only in letter case from {others}")
                 )
     return problems
 

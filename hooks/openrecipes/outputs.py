@@ -20,6 +20,10 @@ COMPARE_PAGE = "compare.md"
 SCHEMA_PAGE = "schema.md"
 API_JSON = "api/recipes.json"
 API_CSV = "api/recipes.csv"
+API_INDEX = "api/index.json"
+"""Every recipe's id, title and model, for the compare page's picker."""
+API_RECIPES_DIR = "api/recipes"
+"""Each recipe's record on its own, `api/recipes/<id>.json`: what the compare page loads."""
 SCHEMA_JSON = "schema/recipe.schema.json"
 FEED = "feed.xml"
 PLOTLY_JS = "assets/javascripts/plotly.min.js"
@@ -38,6 +42,7 @@ SHARED_TARGETS = {
     "gpus": GPUS_PAGE,
     "api_json": API_JSON,
     "api_csv": API_CSV,
+    "api_index": API_INDEX,
     "schema_json": SCHEMA_JSON,
     "feed": FEED,
     "plotly": PLOTLY_JS,
@@ -61,6 +66,12 @@ class Output:
     """The repository file a reader should edit to change this page."""
     origin: str | None = None
     """The recipe file this output comes from, for error messages."""
+    inputs: tuple[str, ...] | None = None
+    """What the output is made from besides what every output may read (the templates, schema,
+    reference data and date): the digests of the recipes it shows (`Entry.digest`, or
+    `Entry.listing` where it shows what lists of recipes show) and anything else it reads (counts,
+    links), or None for every recipe's listing and the problems. `mkdocs serve` makes an output
+    again only when these change (incremental.py)."""
 
     def text(self) -> str:
         """What the output holds as one text: a page as a Markdown file with its fragments in place

@@ -33,13 +33,12 @@ from .outputs import (
 )
 from .problems import Problem
 from .reference import REFERENCE_DIR, Reference
-from .render import environment, render
+from .render import environment, render, shared_environment
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .schemadoc import schema_sections
 from .urls import page_url, relative_url
 
 RECENT = 5
-ALTERNATIVES = 10
 HOME_ROWS = 50
 """Rows of the home page's table written into its HTML: more than a screen, so the first screen
 needs no script; table.js adds the others from CATALOGUE_ROWS_JSON (the page stays small at
@@ -54,8 +53,9 @@ class Pages:
         self.entries = entries
         self.ids = frozenset(entry.recipe.id for entry in entries)
         self.reference = reference
-        self.env: jinja2.Environment = environment()
+        self.env: jinja2.Environment = shared_environment()
         self.use_directory_urls = use_directory_urls
+        self._root_urls: dict[str, str] = {}
 
     def url(self, src_uri: str) -> str:
         return page_url(src_uri, self.use_directory_urls)
@@ -68,7 +68,11 @@ class Pages:
         return lambda entry: str(self.link(from_src, recipe_page_src(entry.recipe.id)))
 
     def recipe_url_from_root(self, entry: Entry) -> str:
-        return self.url(recipe_page_src(entry.recipe.id))
+        # Asked for every recipe by every export and chart: worked out once each.
+        url = self._root_urls.get(entry.recipe.id)
+        if url is None:
+            url = self._root_urls[entry.recipe.id] = self.url(recipe_page_src(entry.recipe.id))
+        return url
 
     def rows(self, from_src: str, entries: Sequence[Entry]) -> list[dict[str, Any]]:
         url_of = self.recipe_url_from(from_src)
@@ -130,6 +134,11 @@ def recipe_outputs(site: Pages) -> list[Output]:
         src = recipe_page_src(entry.recipe.id)
         env_script = describe.env_script(recipe)
         alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
+        # Each GPU type's cheapest: whatever the reader's price basis, the cheapest other recipe is
+        # one of them, and a page listing every alternative would grow with the catalogue.
+        shown = _cheapest_per_gpu([other for other in alternatives if not facts.hidden_by_default(other)])
+        more = len(alternatives) - len(shown)
+        replaced = _replacement_listed(site, recipe)
         model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
         page = site.page(
             src,
@@ -140,40 +149,62 @@ def recipe_outputs(site: Pages) -> list[Output]:
             derived=entry.derived,
             title=describe.title(recipe),
             env_script=env_script,
-            files={
-                "yaml": site.link(src, f"recipes/{recipe.id}{RECIPE_SUFFIX}"),
-                "launch": site.link(src, f"recipes/{recipe.id}/launch.sh"),
-                "env": site.link(src, f"recipes/{recipe.id}/env.sh"),
-                # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
-                "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
-                "methodology_html": site.link(src, METHODOLOGY_PAGE),
-            },
-            # The cheapest few: a page listing every alternative would grow with the catalogue.
-            alternatives=functools.partial(site.rows, src, alternatives[:ALTERNATIVES]),
-            more_alternatives=max(0, len(alternatives) - ALTERNATIVES),
-            model_page=site.link(src, model_page),
-            compare_url=f"{site.link(src, COMPARE_PAGE)}?a={recipe.id}",
-            superseded_url=_superseded_url(site, src, recipe),
+            # Links are made when the page is rendered: `mkdocs serve` plans every page on each
+            # rebuild but renders only those an edit changes.
+            files=functools.partial(_recipe_files, site, src, recipe.id),
+            alternatives=functools.partial(site.rows, src, shown),
+            more_alternatives=more,
+            model_page=functools.partial(site.link, src, model_page),
+            compare_url=functools.partial(_compare_url, site, src, recipe.id),
+            superseded_url=functools.partial(_superseded_url, site, src, recipe) if replaced else None,
         )
+        own = (entry.digest,)
+        # The page shows its recipe, a row of each of the cheapest others of its model, how many
+        # more there are, and a link to its replacement when that is in the catalogue.
+        page_inputs = (*own, *(other.listing for other in shown), f"more {more}", f"replaced {replaced}")
         outputs += [
-            Output(src, render=page, edit_path=recipe.path, origin=recipe.path),
-            Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path),
+            Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
+            Output(
+                f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own
+            ),
         ]
         if recipe.fields.run:
             outputs.append(
-                Output(f"recipes/{recipe.id}/launch.sh", render=fixed(recipe.fields.run), origin=recipe.path)
+                Output(
+                    f"recipes/{recipe.id}/launch.sh", render=fixed(recipe.fields.run), origin=recipe.path, inputs=own
+                )
             )
         if recipe.fields.env:
-            outputs.append(Output(f"recipes/{recipe.id}/env.sh", render=fixed(env_script), origin=recipe.path))
+            outputs.append(
+                Output(f"recipes/{recipe.id}/env.sh", render=fixed(env_script), origin=recipe.path, inputs=own)
+            )
     return outputs
 
 
-def _superseded_url(site: Pages, src: str, recipe: Any) -> str | None:
-    """A link to the recipe that replaces a deprecated one, when it is in the catalogue."""
+def _recipe_files(site: Pages, src: str, recipe_id: str) -> dict[str, Markup]:
+    return {
+        "yaml": site.link(src, f"recipes/{recipe_id}{RECIPE_SUFFIX}"),
+        "launch": site.link(src, f"recipes/{recipe_id}/launch.sh"),
+        "env": site.link(src, f"recipes/{recipe_id}/env.sh"),
+        # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
+        "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
+        "methodology_html": site.link(src, METHODOLOGY_PAGE),
+    }
+
+
+def _compare_url(site: Pages, src: str, recipe_id: str) -> str:
+    return f"{site.link(src, COMPARE_PAGE)}?a={recipe_id}"
+
+
+def _replacement_listed(site: Pages, recipe: Any) -> bool:
+    """Whether a deprecated recipe's replacement is in the catalogue (its page then links to it)."""
     replacement = recipe.fields.deprecation.superseded_by if recipe.fields.deprecation else None
-    if replacement is None or replacement not in site.ids:
-        return None
-    return str(site.link(src, f"recipes/{replacement}.md"))
+    return replacement is not None and replacement in site.ids
+
+
+def _superseded_url(site: Pages, src: str, recipe: Any) -> str:
+    """A link to the recipe that replaces a deprecated one (`_replacement_listed`)."""
+    return str(site.link(src, f"recipes/{recipe.fields.deprecation.superseded_by}.md"))
 
 
 def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
@@ -205,22 +236,25 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
     schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
     return [
         Output(HOME_PAGE, render=home),
-        Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml"),
-        Output(COMPARE_PAGE, render=compare),
-        Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH),
+        Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml", inputs=()),
+        Output(COMPARE_PAGE, render=compare, inputs=(f"count {len(site.entries)}",)),
+        Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH, inputs=()),
         *chart_outputs,
     ]
 
 
-def _charts(site: Pages, stem: str, entries: Sequence[Entry]) -> tuple[dict[str, Markup], list[Output]]:
-    """The charts of one page: their names for the template, and their figure files."""
+def _charts(
+    site: Pages, stem: str, entries: Sequence[Entry], inputs: tuple[str, ...] | None = None
+) -> tuple[dict[str, Markup], list[Output]]:
+    """The charts of one page: their names for the template, and their figure files (made from
+    `inputs`, as Output.inputs)."""
     names: dict[str, Markup] = {}
     outputs = []
     url_of = site.recipe_url_from_root
     for kind, build in charts.charts_for(entries, url_of).items():
         name = f"{stem}-{kind}"
         names[kind] = Markup(name)
-        outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build))
+        outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build, inputs=inputs))
     return names, outputs
 
 
@@ -242,7 +276,8 @@ def group_outputs(site: Pages) -> list[Output]:
             src = f"{folder}/{group_slug}.md"
             members = groups[group_slug]
             gpu = site.reference.gpus.get(names[group_slug]) if kind == "gpu" else None
-            group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members)
+            members_inputs = tuple(entry.listing for entry in members)
+            group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members, members_inputs)
             page = site.page(
                 src,
                 "group.md.j2",
@@ -253,7 +288,7 @@ def group_outputs(site: Pages) -> list[Output]:
                 rows=functools.partial(site.rows, src, members),
                 charts=group_charts,
             )
-            outputs += [Output(src, render=page), *chart_outputs]
+            outputs += [Output(src, render=page, inputs=members_inputs), *chart_outputs]
             current = [entry for entry in members if not facts.hidden_by_default(entry)]
             summaries.append(
                 {

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,23 +105,38 @@ class Reference:
 
     def gpu(self, name: str) -> GpuSpec | None:
         """The GPU a recipe's `gpu.type` names, by key or alias, ignoring case and punctuation."""
-        wanted = normalise(name)
-        for spec in self.gpus.values():
-            if wanted in {normalise(spec.key), *(normalise(alias) for alias in spec.aliases)}:
-                return spec
-        return None
+        return self._gpu_names.get(normalise(name))
 
     def instance(self, name: str) -> InstanceSpec | None:
-        wanted = normalise(name)
-        return next((spec for spec in self.instances.values() if normalise(spec.key) == wanted), None)
+        return self._instance_names.get(normalise(name))
 
     def model(self, name: str) -> ModelSpec | None:
         """The model a recipe's `model` names, by key or alias, ignoring case and punctuation."""
-        wanted = normalise(name)
-        for spec in self.models.values():
-            if wanted in {normalise(spec.key), *(normalise(alias) for alias in spec.aliases)}:
-                return spec
-        return None
+        return self._model_names.get(normalise(name))
+
+    # Every recipe looks up its GPU, instance and model: by index, not by normalising every name
+    # of the reference data again for each one (a third of the checks' time at 1,000 recipes).
+    # The first spec to claim a name wins, as the scan in the order of the file did.
+
+    @functools.cached_property
+    def _gpu_names(self) -> dict[str, GpuSpec]:
+        return _by_name(self.gpus.values(), aliases=True)
+
+    @functools.cached_property
+    def _instance_names(self) -> dict[str, InstanceSpec]:
+        return _by_name(self.instances.values(), aliases=False)
+
+    @functools.cached_property
+    def _model_names(self) -> dict[str, ModelSpec]:
+        return _by_name(self.models.values(), aliases=True)
+
+
+def _by_name(specs: Iterable[Any], *, aliases: bool) -> dict[str, Any]:
+    index: dict[str, Any] = {}
+    for spec in specs:
+        for name in (spec.key, *(spec.aliases if aliases else ())):
+            index.setdefault(normalise(name), spec)
+    return index
 
 
 def closest(name: str, known: list[str]) -> str | None:

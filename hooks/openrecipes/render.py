@@ -9,6 +9,7 @@ attributes); a template that forgets a filter still shows text, never markup.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,6 +45,19 @@ class RenderedPage:
         return f"{_FRONT_MATTER}{front}{_FRONT_MATTER}{body}" if front else body
 
 
+def _at_render_time(function: Any) -> Any:
+    """`function` made a context filter, which Jinja never calls while compiling: given constant
+    arguments (`{{ "Dataset" | heading(3) }}`), it would otherwise make the fragment once, when the
+    template is compiled, and every page rendered with it would hold that page's token."""
+
+    @jinja2.pass_context
+    def at_render(context: Any, *args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    return at_render
+
+
+@_at_render_time
 def _finalize(value: Any) -> Any:
     if isinstance(value, Markup):
         return value
@@ -57,10 +71,12 @@ def _trusted(function: Any) -> Any:
     return lambda *args, **kwargs: Markup(function(*args, **kwargs))
 
 
-def _heading(value: Any, level: int = 1, anchor: str | None = None) -> Markup:
-    """A heading holding a value: HTML in a fragment, so it stays out of the table of contents."""
+def _heading(value: Any, level: int = 1, anchor: str | None = None, search: bool = True) -> Markup:
+    """A heading holding a value: HTML in a fragment, so it stays out of the table of contents
+    (`search=False`: its section stays out of the search index too)."""
     ident = f' id="{html_text(anchor)}"' if anchor else ""
-    return fragment(f"<h{level}{ident}>{html_text(value)}</h{level}>")
+    excluded = "" if search else " data-search-exclude"
+    return fragment(f"<h{level}{ident}{excluded}>{html_text(value)}</h{level}>")
 
 
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
@@ -74,14 +90,18 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # Every filter that makes a fragment runs while a page renders (see _at_render_time).
+    fragments = {
+        "attr": lambda value: fragment(html_text(value)),
+        "code": lambda text, language="bash", file=None: fragment(code_block(text, language, file)),
+        "markdown": lambda text: fragment(markdown_html(text)),
+        "inline_markdown": lambda text: fragment(markdown_inline_html(text)),
+        "code_text": lambda text: fragment(f"<code>{html_text(text)}</code>"),
+        "heading": _heading,
+        "block": block,
+    }
+    env.filters.update({name: _at_render_time(function) for name, function in fragments.items()})
     env.filters.update(
-        attr=lambda value: fragment(html_text(value)),
-        code=lambda text, language="bash", file=None: fragment(code_block(text, language, file)),
-        markdown=lambda text: fragment(markdown_html(text)),
-        inline_markdown=lambda text: fragment(markdown_inline_html(text)),
-        code_text=lambda text: fragment(f"<code>{html_text(text)}</code>"),
-        heading=_heading,
-        block=block,
         json_string=lambda value: Markup(json.dumps(str(value))),
         number=_trusted(fmt.number),
         usd=_trusted(fmt.usd),
@@ -90,6 +110,14 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     )
     env.globals.update(describe=describe, facts=facts, flags=flags)
     return env
+
+
+@functools.cache
+def shared_environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
+    """One environment for every build of a process: `mkdocs serve` rebuilds would otherwise
+    compile every template again (a fifth of a rebuild). Jinja checks each template file's time
+    whenever it is used, so an edited template is still picked up on the next build."""
+    return environment(templates_dir)
 
 
 def render(env: jinja2.Environment, template: str, **context: Any) -> RenderedPage:

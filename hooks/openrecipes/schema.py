@@ -56,15 +56,14 @@ class Schema:
     def _compile(cls, text: str, definition: str | None) -> Schema:
         # Keyed by the schema's text, so an edited schema is compiled afresh; compiling takes a
         # tenth of a second, and a build needs each schema several times.
-        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        Draft202012Validator.check_schema(document)
+        document = _checked_document(text)
         root = document["$defs"][definition] if definition else document
         # References resolved once here rather than on every validation: 3× faster over thousands of recipes.
         inlined = inline_refs(root, document)
         checker = Draft202012Validator.FORMAT_CHECKER
         compiled = {key: value for key, value in inlined.items() if key not in ("$defs", "$schema", "$id")}
         fast = fastjsonschema.compile(
-            {"$schema": "http://json-schema.org/draft-07/schema#", **compiled},
+            {"$schema": "http://json-schema.org/draft-07/schema#", **_without_annotations(compiled)},
             formats={name: functools.partial(_conforms, checker, name) for name in checker.checkers},
         )
         validator = _YamlTypesValidator(inlined, format_checker=checker)
@@ -113,6 +112,38 @@ class Schema:
                 if not any(_within(problem.where, where) for where in skip)
             )
         return found
+
+
+@functools.lru_cache(maxsize=4)
+def _checked_document(text: str) -> Any:
+    """The schema document, checked against its metaschema once per text (not per definition)."""
+    document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    Draft202012Validator.check_schema(document)
+    return document
+
+
+_ANNOTATIONS = frozenset(("description", "title", "examples", "$comment"))
+"""Keywords that describe and never validate (with `x-` keywords, which validators ignore)."""
+
+
+def _without_annotations(node: Any) -> Any:
+    """The schema without its words: fastjsonschema writes each subschema, descriptions and all,
+    into the code it generates for every error, and Python then takes twice as long to compile it.
+    Only keywords go (a property may itself be named `description`), never what `enum` or `const`
+    hold."""
+    if isinstance(node, list):
+        return [_without_annotations(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    kept = {}
+    for key, value in node.items():
+        if key in ("enum", "const"):
+            kept[key] = value
+        elif key in ("properties", "patternProperties", "$defs"):
+            kept[key] = {name: _without_annotations(child) for name, child in value.items()}
+        elif not (key in _ANNOTATIONS or key.startswith("x-")):
+            kept[key] = _without_annotations(value)
+    return kept
 
 
 def _remove(data: Any, error: jsonschema.ValidationError) -> bool:

@@ -13,9 +13,10 @@ from pathlib import Path
 import plotly
 
 from . import export
-from .loader import Catalogue, load_catalogue
+from .loader import Catalogue, LoadMemo, load_catalogue
 from .outputs import PLOTLY_JS, Output, collisions
 from .pages import Pages, group_outputs, index_outputs, recipe_outputs, unavailable_pages
+from .pieces import Pieces
 from .problems import Problem, sorted_problems
 
 
@@ -33,15 +34,18 @@ def plan_site(
     use_directory_urls: bool = True,
     keep_going: bool = False,
     site_url: str | None = None,
+    memo: LoadMemo | None = None,
+    pieces: Pieces | None = None,
 ) -> SitePlan:
     """Everything the catalogue adds to the site, or the problems that stop it.
 
     `hand_written` are the docs files already in the site (their paths in the docs tree); a
     generated file may not take the place of one. With `keep_going` (for `mkdocs serve`), a site
     is planned even when there are problems: without the recipes that have them, and with the
-    problems listed on the home page.
+    problems listed on the home page. `memo` and `pieces` keep recipes and what is made from each
+    between the builds of `mkdocs serve` (loader.LoadMemo, pieces.Pieces).
     """
-    catalogue = load_catalogue(root)
+    catalogue = load_catalogue(root, memo=memo)
     if not catalogue.ok and not keep_going:
         return SitePlan(catalogue, (), catalogue.problems)
     if catalogue.reference is None:  # broken reference data: nothing can be checked or shown
@@ -55,8 +59,8 @@ def plan_site(
             *recipe_outputs(site),
             *index_outputs(site, sorted_problems(problems)),
             *group_outputs(site),
-            *export.data_outputs(site.root, site.entries, site.recipe_url_from_root, site_url, site.reference),
-            Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js"),
+            *export.data_outputs(site.root, site.entries, site.recipe_url_from_root, site_url, site.reference, pieces),
+            Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js", inputs=()),
         ]
         clashes = collisions(outputs, hand_written, use_directory_urls)
         problems += clashes

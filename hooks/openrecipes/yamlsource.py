@@ -17,7 +17,8 @@ import os
 import re
 import stat
 import unicodedata
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -122,22 +123,53 @@ class Position:
     column: int
 
 
-@dataclass(frozen=True)
 class SourceMap:
     """Where each part of a document was written: values, keys, and original scalar text.
 
     Positions are packed into one int each: a catalogue holds hundreds of thousands of them, and
-    ints, unlike node or position objects, cost the garbage collector nothing to keep.
+    ints, unlike node or position objects, cost the garbage collector nothing to keep. A map read
+    from a file is worked out when first asked for (`locate`): only a file with a problem needs
+    one, and recording every position of every valid file took a quarter of a load.
     """
 
-    values: dict[Path, int] = field(default_factory=dict)
-    keys: dict[Path, int] = field(default_factory=dict)
-    scalar_text: dict[Path, str] = field(default_factory=dict)
+    __slots__ = ("_keys", "_locate", "_scalar_text", "_values")
+
+    def __init__(
+        self,
+        values: dict[Path, int] | None = None,
+        keys: dict[Path, int] | None = None,
+        scalar_text: dict[Path, str] | None = None,
+        *,
+        locate: Callable[[], SourceMap] | None = None,
+    ) -> None:
+        self._values = {} if values is None else values
+        self._keys = {} if keys is None else keys
+        self._scalar_text = {} if scalar_text is None else scalar_text
+        self._locate = locate
+
+    def _located(self) -> SourceMap:
+        if self._locate is not None:
+            found, self._locate = self._locate(), None
+            self._values, self._keys, self._scalar_text = found.values, found.keys, found.scalar_text
+        return self
+
+    @property
+    def values(self) -> dict[Path, int]:
+        return self._located()._values
+
+    @property
+    def keys(self) -> dict[Path, int]:
+        return self._located()._keys
+
+    @property
+    def scalar_text(self) -> dict[Path, str]:
+        return self._located()._scalar_text
 
     def value_at(self, path: Path) -> Position:
         """The position of `path`'s value, or of its closest located ancestor."""
+        values = self.values
         for end in range(len(path), -1, -1):
-            packed = self.values.get(path[:end])
+            packed = values.get(path[:end])
             if packed is not None:
                 return _unpack(packed)
         return Position(1, 1)
@@ -263,12 +295,85 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     if root is None:
         return whole_file("the file is empty; a recipe is a YAML mapping of fields")
 
+    # Most files are regular: their data is built without recording positions, which are worked
+    # out from the same nodes only if a problem needs them. Anything irregular takes the full way.
+    try:
+        data = _build_plain(root, loader, 0, [0])
+    except _IrregularError:
+        pass
+    else:
+        return Document(data, SourceMap(locate=lambda: _located(root, loader, display_path))), []
     builder = _Builder(loader, display_path)
     try:
         data = builder.build(root, ())
     except _TooLargeError as error:
         return None, [Problem(display_path, error.position.line, error.position.column, "", str(error))]
     return Document(data, builder.source_map), builder.problems
+
+
+def _located(root: Node, loader: Any, display_path: str) -> SourceMap:
+    builder = _Builder(loader, display_path)
+    builder.build(root, ())
+    return builder.source_map
+
+
+class _IrregularError(Exception):
+    """The document needs the full builder: it has a problem, or a value it must look at closely."""
+
+
+def _build_plain(node: Node, loader: Any, depth: int, budget: list[int]) -> Any:
+    """The data `_Builder` makes of a document without any problem, with no positions recorded;
+    `_IrregularError` wherever `_Builder` would report one (or a value needs a closer look)."""
+    budget[0] += 1
+    if budget[0] > MAX_NODES or depth > MAX_DEPTH:
+        raise _IrregularError
+    if isinstance(node, MappingNode):
+        if node.tag != _MAP:
+            raise _IrregularError
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag == _MERGE:
+                raise _IrregularError
+            key = key_node.value
+            if key in result or first_refused(key) is not None:
+                raise _IrregularError
+            result[key] = _build_plain(value_node, loader, depth + 1, budget)
+        return result
+    if isinstance(node, SequenceNode):
+        if node.tag != _SEQ:
+            raise _IrregularError
+        return [_build_plain(item, loader, depth + 1, budget) for item in node.value]
+    text = node.value
+    tag = _STR if node.style else _implicit_tag(text)
+    if node.tag != tag:
+        raise _IrregularError
+    if tag == _STR:
+        if first_refused(text) is not None:
+            raise _IrregularError
+        return text
+    if tag not in _PLAIN_TAGS:
+        raise _IrregularError
+    try:
+        value = loader.yaml_constructors[tag](loader, node)
+    except (yaml.YAMLError, ValueError):
+        raise _IrregularError from None
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if abs(value) >= MAX_NUMBER:
+            raise _IrregularError
+        return value
+    if isinstance(value, float):
+        # Infinities, NaN, out of range, too close to 0; a 0.0 may be a tiny mantissa read as 0,
+        # which the full builder tells apart from a written 0.
+        if not MIN_NUMBER <= abs(value) < MAX_NUMBER:
+            raise _IrregularError
+        return value
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value
+    raise _IrregularError
 
 
 def _refused_character(text: str, index: int, display_path: str) -> Problem:
@@ -306,9 +411,15 @@ class _Builder:
     def __init__(self, loader: Any, display_path: str) -> None:
         self.loader = loader
         self.display_path = display_path
-        self.source_map = SourceMap()
+        self.values: dict[Path, int] = {}
+        self.keys: dict[Path, int] = {}
+        self.scalar_text: dict[Path, str] = {}
         self.problems: list[Problem] = []
         self.budget_nodes = 0
+
+    @property
+    def source_map(self) -> SourceMap:
+        return SourceMap(self.values, self.keys, self.scalar_text)
 
     def problem(self, node: Node, path: Path, message: str) -> None:
         position = _position(node)
@@ -335,7 +446,7 @@ class _Builder:
                 _position(node), f"nested more than {MAX_DEPTH} levels deep; a recipe is a few levels deep"
             )
         # Positions of aliased nodes repeat; the first use is where the author wrote the value.
-        self.source_map.values.setdefault(path, _pack(node))
+        self.values.setdefault(path, _pack(node))
         if isinstance(node, MappingNode):
             if node.tag != _MAP:
                 self.refuse_tag(node, path)
@@ -368,7 +479,7 @@ class _Builder:
                 )
                 continue
             first_seen[key] = key_node
-            self.source_map.keys[key_path] = _pack(key_node)
+            self.keys[key_path] = _pack(key_node)
             self._check_text(key_node, key_path, key)
             result[key] = self.build(value_node, key_path)
         return result
@@ -389,7 +500,7 @@ class _Builder:
             self.problem(node, path, message)
             return node.value
         if not isinstance(value, str):
-            self.source_map.scalar_text[path] = node.value
+            self.scalar_text[path] = node.value
         if isinstance(value, float) and not math.isfinite(value) and not _INFINITY_OR_NAN.fullmatch(node.value):
             self.problem(node, path, _out_of_range(node.value))  # 1e999: a finite number too large for a float
         elif isinstance(value, float) and not math.isfinite(value):
@@ -416,6 +527,7 @@ class _Builder:
 
 
 _INT = "tag:yaml.org,2002:int"
+_PLAIN_TAGS = frozenset(_IMPLICIT_SCALAR_TAGS - {_STR})
 _INFINITY_OR_NAN = re.compile(r"[-+]?\.(?:inf|nan)", re.IGNORECASE)  # with fullmatch
 _NONZERO = re.compile(r"^[-+]?[0._]*[1-9]")  # a mantissa that is not zero (1e-400 reads as 0.0)
 

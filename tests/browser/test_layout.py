@@ -174,7 +174,7 @@ def test_a_table_wider_than_a_phone_scrolls_in_a_region_the_keyboard_reaches(pag
 
 def test_the_price_age_flag_is_visible_beside_the_figures(page: Any, site: Site) -> None:
     open_at(page, site, SEED_PAGE, DESKTOP)
-    flag = page.locator(".or-figures + .or-flag[data-or-flag='price-age']")
+    flag = page.locator("section:has(> .or-figures) + .or-flag[data-or-flag='price-age']")
     assert flag.is_visible()
     assert "days older than the measurement" in flag.locator(".admonition-title").inner_text()
 
