@@ -21,6 +21,7 @@ from mkdocs.structure.pages import Page
 
 import openrecipes
 from openrecipes.fragments import restore
+from openrecipes.htmlspace import collapse_whitespace
 from openrecipes.incremental import Generation, Rebuilds, cache_folder
 from openrecipes.outputs import GENERATED_NAV_PAGES
 from openrecipes.render import TEMPLATES_DIR
@@ -197,6 +198,10 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     pages = files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
     _written = ({file.dest_uri for file in files}, [file.page.url for file in pages if file.page is not None])
     return env
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    return collapse_whitespace(output)
 
 
 def on_post_build(config: MkDocsConfig) -> None:
