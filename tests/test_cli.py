@@ -206,7 +206,7 @@ def test_bench_prints_the_figures_for_each_size(capsys: pytest.CaptureFixture[st
     assert "recipe pages load no Plotly" in out
     # mkdocs serve driven through an edit of each kind at N = 4, each served and timed.
     (serving,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["4"] and "(" in line]
-    assert len(serving) == 7
+    assert len(serving) == 8  # N, start, its build, paired build, and two edits as "median (each)"
     assert "search index at most 2 KB per recipe" in out and "compare two recipes" in out
     assert code in (0, 1)
     assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
