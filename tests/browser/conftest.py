@@ -156,6 +156,12 @@ class Watch:
     errors: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
+    expected: tuple[str, ...] = ()
+    """Console errors a test expects (by a part of their text), not counted as errors."""
+
+    def console(self, text: str) -> None:
+        if not any(part in text for part in self.expected):
+            self.errors.append(f"console: {text}")
 
 
 @pytest.fixture(scope="session")
@@ -227,7 +233,7 @@ def watched_tab(browser_context: Any, site_url: str, watch: Watch) -> Iterator[A
 
     tab = browser_context.new_page()
     tab.route("**/*", route)
-    tab.on("console", lambda message: message.type == "error" and watch.errors.append(f"console: {message.text}"))
+    tab.on("console", lambda message: message.type == "error" and watch.console(message.text))
     tab.on("pageerror", lambda error: watch.errors.append(f"page error: {error}"))
     tab.on("dialog", dialog)
     tab.on("request", lambda request: watch.requests.append(request.url))

@@ -24,6 +24,8 @@ EDIT = "Reloaded by the test."
 def test_an_edit_reloads_the_page_under_the_content_security_policy(
     browser_context: Any, project: Project, watch: Watch
 ) -> None:
+    # MkDocs' own script is refused on every page the server sends, including late reloads.
+    watch.expected = (REFUSED,)
     recipe = project.add_seed()
     server = Server(project, "--dirty")
     try:
@@ -34,8 +36,7 @@ def test_an_edit_reloads_the_page_under_the_content_security_policy(
             tab.wait_for_timeout(500)  # the script has started polling the server
             text = recipe.read_text(encoding="utf-8")
             recipe.write_text(text.replace("\nnotes: |\n", f"\nnotes: |\n  {EDIT}\n", 1), encoding="utf-8")
-            tab.wait_for_function(f"() => document.body.innerText.includes('{EDIT}')", timeout=60_000)
+            tab.wait_for_function(f"() => document.body?.innerText.includes('{EDIT}')", timeout=60_000)
             assert tab.evaluate("window.__notReloaded") is None
-            watch.errors[:] = [error for error in watch.errors if REFUSED not in error]
     finally:
         server.stop()
