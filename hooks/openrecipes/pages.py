@@ -128,16 +128,20 @@ def recipe_outputs(site: Pages) -> list[Output]:
     by_model: dict[str, list[Entry]] = defaultdict(list)
     for entry in site.entries:
         by_model[slug(entry.recipe.fields.model)].append(entry)
+    # Each GPU type's two fastest current recipes, per model: a recipe's cheapest alternative on a
+    # GPU type is the fastest there, or the second when it is the fastest itself.
+    leaders = {model: _fastest_per_gpu(members, 2) for model, members in by_model.items()}
     outputs = []
     for entry in site.entries:
         recipe = entry.recipe
         src = recipe_page_src(entry.recipe.id)
         env_script = describe.env_script(recipe)
-        alternatives = [other for other in by_model[slug(recipe.fields.model)] if other is not entry]
         # Each GPU type's cheapest: whatever the reader's price basis, the cheapest other recipe is
         # one of them, and a page listing every alternative would grow with the catalogue.
-        shown = _cheapest_per_gpu([other for other in alternatives if not facts.hidden_by_default(other)])
-        more = len(alternatives) - len(shown)
+        model = slug(recipe.fields.model)
+        others = ([other for other in fastest if other is not entry][:1] for fastest in leaders[model].values())
+        shown = sorted((other for found in others for other in found), key=table_order_key)
+        more = len(by_model[model]) - 1 - len(shown)
         replaced = _replacement_listed(site, recipe)
         model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
         page = site.page(
@@ -321,6 +325,15 @@ def _cheapest_per_gpu(entries: Sequence[Entry]) -> list[Entry]:
     for entry in entries:
         by_gpu[gpu_key(entry)].append(entry)
     return sorted((min(group, key=fastest_first) for group in by_gpu.values()), key=table_order_key)
+
+
+def _fastest_per_gpu(entries: Sequence[Entry], count: int) -> dict[str, list[Entry]]:
+    """The `count` fastest current (not deprecated) recipes of each GPU type in `entries`."""
+    by_gpu: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        if not facts.hidden_by_default(entry):
+            by_gpu[gpu_key(entry)].append(entry)
+    return {gpu: sorted(group, key=fastest_first)[:count] for gpu, group in by_gpu.items()}
 
 
 def _group_src(kind: str, name: str) -> str:
