@@ -253,6 +253,34 @@ def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
     assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.08 (−9.1%) 42.4% (+3.9 pp) verified" in text
 
 
+def test_other_recipes_are_the_cheapest_on_each_gpu_type(project: Project) -> None:
+    """Whatever the reader's price basis, every recipe of one GPU type is priced at one $ per
+    GPU-hour, so the cheapest other recipe is the fastest of some GPU type: a page lists those."""
+    project.add_synthetic("llama-3.1-70b/h100/fastest", tokens_per_s=990.0)
+    project.add_synthetic("llama-3.1-70b/h100/second", tokens_per_s=950.0)
+    project.add_synthetic("llama-3.1-70b/h100/slow", tokens_per_s=800.0)
+    project.add_synthetic("llama-3.1-70b/h200/only", gpu="H200", instance=None, tokens_per_s=1000.0)
+    retired = project.add_synthetic("llama-3.1-70b/h200/retired", gpu="H200", instance=None, tokens_per_s=1500.0)
+    retired.update(status="deprecated", deprecation={"reason": "Superseded by a faster layout."})
+    project.add("llama-3.1-70b/h200/retired", retired)
+    result = project.build()
+    assert result.ok, result.errors()
+
+    def listed(recipe_id: str) -> list[str]:
+        html = result.html(f"recipes/{recipe_id}/")
+        table = re.search(r'<table class="or-alternatives">.*?</table>', html, re.S)
+        assert table, recipe_id
+        return re.findall(r'<td><a href="([^"]+)">', table.group(0))
+
+    # The fastest H100 sees the second fastest; the others see the fastest. A deprecated recipe is
+    # no one's alternative, and the only H200 recipe is everyone's.
+    assert sorted(listed("llama-3.1-70b/h100/fastest")) == ["../../h200/only/", "../second/"]
+    assert sorted(listed("llama-3.1-70b/h100/slow")) == ["../../h200/only/", "../fastest/"]
+    assert listed("llama-3.1-70b/h200/only") == ["../../h100/fastest/"]
+    note = re.sub(r"<[^>]+>", "", result.html("recipes/llama-3.1-70b/h100/slow/"))
+    assert "The cheapest on each GPU type (2 of 4): see them all on the Llama 3.1 70B page." in note
+
+
 def test_compare_page_is_linked_from_every_recipe(project: Project) -> None:
     result = _catalogue(project)
     page = result.html(f"recipes/{SEED_ID}/")
