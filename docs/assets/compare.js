@@ -85,9 +85,11 @@
     return (points > 0 ? "+" : "−") + OR.number(Math.abs(points), places) + " pp";
   }
 
+  // "same" only when the prices print the same: below a dollar they print to four figures, so a
+  // difference under a cent can be a real one ($0.1143 against $0.1162 is 1.7%).
   function usdChange(value, base) {
     const difference = value - base;
-    if (Math.round(difference * 100) === 0) return "same";
+    if (OR.usd(value) === OR.usd(base)) return "same";
     return `${difference > 0 ? "+" : "−"}${OR.usd(Math.abs(difference))} (${OR.relativeChange(value, base)})`;
   }
 
@@ -118,6 +120,10 @@
     const prices = basis();
     return prices ? prices.missing(gpuOf(record)) : "no public price";
   }
+
+  // A figure the recipe does not publish, or one derived from such a figure, is said to be absent.
+  const NOT_PUBLISHED = "not published";
+  const noRunCost = (record) => (isNumber(get(record, "fields.result.gpu_hours")) ? "unpriced" : `${NOT_PUBLISHED} (no GPU-hours)`);
 
   const METRICS = [
     {
@@ -155,7 +161,7 @@
       format: (v) => OR.asWritten(v),
       delta: OR.relativeChange,
     },
-    { label: "Run cost", value: runCost, format: (v) => OR.usd(v), missing: () => "unpriced", delta: usdChange },
+    { label: "Run cost", value: runCost, format: (v) => OR.usd(v), missing: noRunCost, delta: usdChange },
   ];
 
   /** {"layout.tp": 4, "env.NCCL_DEBUG": "WARN", "result.window": "5, 19", ...}; `run` is diffed apart. */
@@ -478,15 +484,15 @@
             h("th", { scope: "row" }, metric.label),
             chosen.map((record, index) => {
               const value = metric.value(record);
-              const cell = h("td", { class: "or-num" }, isNumber(value) ? metric.format(value) : metric.missing ? metric.missing(record) : "—");
-              if (index > 0) {
-                let delta = "–";
+              const cell = isNumber(value)
+                ? h("td", { class: "or-num" }, metric.format(value))
+                : h("td", { class: "or-num or-missing" }, metric.missing ? metric.missing(record) : NOT_PUBLISHED);
+              // A difference only between two figures: none against an absent one.
+              if (index > 0 && isNumber(value) && isNumber(baseValue)) {
+                const delta = metric.delta(value, baseValue);
                 let tone = "";
-                if (isNumber(value) && isNumber(baseValue)) {
-                  delta = metric.delta(value, baseValue);
-                  if (metric.better && delta !== "same" && value !== baseValue) {
-                    tone = (value - baseValue) * metric.better > 0 ? "better" : "worse";
-                  }
+                if (metric.better && delta !== "same" && value !== baseValue) {
+                  tone = (value - baseValue) * metric.better > 0 ? "better" : "worse";
                 }
                 cell.append(" ", h("span", { class: `or-delta${tone ? ` or-delta--${tone}` : ""}`, "data-delta": true }, delta));
               }
@@ -525,7 +531,7 @@
       let differing = 0;
       const body = h("tbody", {});
       for (const path of paths) {
-        const values = flat.map((map) => (map.has(path) ? map.get(path) : "—"));
+        const values = flat.map((map) => (map.has(path) ? map.get(path) : NOT_PUBLISHED));
         const differs = values.some((value) => value !== values[0]);
         if (differs) differing += 1;
         body.append(

@@ -425,6 +425,44 @@ def test_compare_shows_deltas_differing_fields_and_a_script_diff(page: Any, site
     assert page.is_visible("[data-or-compare-fields] tr[data-path='layout.pp']")
 
 
+def test_compare_shows_differences_under_a_cent_and_says_what_a_recipe_does_not_publish(page: Any, site: Site) -> None:
+    # The second recipe's record as a published one would be: a throughput close to the first's,
+    # no step-time CV and no GPU-hours (so no run cost either).
+    other = "llama-3.1-70b/h100/big"
+
+    def published(route: Any) -> None:
+        response = route.fetch()
+        record = response.json()
+        result = record["fields"]["result"]
+        result["tokens_per_s_per_gpu"] = 8800.0
+        del result["step_time_cv_percent"], result["gpu_hours"], record["derived"]["run_cost_usd"]
+        route.fulfill(response=response, json=record)
+
+    page.route(f"**/api/recipes/{other}.json", published)
+    page.goto(site.url + f"compare/?a=llama-3.1-8b/h100/cheap&b={other}")
+    page.wait_for_selector("[data-or-compare-figures]")
+
+    def metric(label: str) -> list[str]:
+        return page.eval_on_selector_all(
+            f"[data-or-compare-figures] tr[data-metric='{label}'] td", "cells => cells.map(c => c.innerText.trim())"
+        )
+
+    # $0.1188 against $0.1215: under a cent apart, and 2.3% is not "same".
+    cheap, close = (H100_BASIS / (tokens * 3600) * 1e6 for tokens in (9000.0, 8800.0))
+    change = f"+{fmt.usd(close - cheap)} ({describe.relative_change(close, cheap)})"
+    assert metric("$ / 1M tokens") == [fmt.usd(cheap), f"{fmt.usd(close)}\n{change}"]
+    assert change.startswith("+$0.00")
+    # Absent figures say so, with no difference against the other recipe's.
+    assert metric("Step-time CV")[1] == "not published"
+    assert metric("GPU-hours")[1] == "not published"
+    assert metric("Run cost")[1] == "not published (no GPU-hours)"
+    assert page.locator("[data-or-compare-figures] tr[data-metric='GPU-hours'] [data-delta]").count() == 0
+    cells = page.eval_on_selector_all(
+        "[data-or-compare-fields] tr[data-path='result.gpu_hours'] td", "cells => cells.map(c => c.innerText.trim())"
+    )
+    assert cells[1] == "not published"
+
+
 def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any, site: Site) -> None:
     page.goto(site.url + f"compare/?a={SEED_ID}&b=llama-3.1-8b/h100/cheap&c=llama-3.1-70b/mi300x/onprem")
     page.wait_for_selector("[data-or-compare-figures]")
@@ -436,7 +474,7 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     seed = H200_BASIS / (seed_tokens * 3600) * 1e6
     cheap = H100_BASIS / (9000.0 * 3600) * 1e6
     change = f"−{fmt.usd(seed - cheap)} ({describe.relative_change(cheap, seed)})"
-    assert price_cells == [fmt.usd(seed), f"{fmt.usd(cheap)}\n{change}", "no public price\n–"]
+    assert price_cells == [fmt.usd(seed), f"{fmt.usd(cheap)}\n{change}", "no public price"]  # no difference to show
     assert page.get_attribute("[data-or-compare-fields] tr[data-path='stack.framework']", "data-differs") == "true"
     # The seed's script and a synthetic one share no line: all removed, all added.
     cheap = page.locator("[data-or-diff='llama-3.1-8b/h100/cheap'] .or-diff__line")
