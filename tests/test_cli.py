@@ -196,7 +196,7 @@ def test_validate_a_file_outside_recipes_is_a_problem(
 
 def test_bench_prints_the_figures_for_each_size(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # Figures, not timings: the targets are reported by the command, never asserted in tests.
-    bench = ("bench", "--sizes", "2,4", "--serve", "4", "--edits", "1", "--keep", tmp_path / "bench")
+    bench = ("bench", "--sizes", "2,4", "--serve", "4", "--edits", "1", "--runs", "1", "--keep", tmp_path / "bench")
     code, out, _ = run(capsys, "--root", REPO, *bench)
     header, first, second = [
         line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line

@@ -48,6 +48,9 @@ TABLE_FROM = 1000
 SERVE_SIZES = (1000, 3000)
 """Sizes at which `mkdocs serve` is driven through edits (it takes as long as a build to start)."""
 EDITS = 3
+VALIDATE_RUNS = 3
+"""Runs of each `openrecipes validate` timed, the median reported: one run on a shared machine can be
+off by a third."""
 PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "schema", "reference", "hooks")
 
 # Runs in a fresh process: build once, report seconds and peak resident memory.
@@ -206,9 +209,9 @@ def _plain_copy(project: Path, plain: Path) -> None:
             target.write_text(output.text(), encoding="utf-8")
 
 
-def _validate_seconds(project: Path, *paths: str, runs: int = 3) -> float:
+def _validate_seconds(project: Path, *paths: str, runs: int) -> float:
     """Wall time of `openrecipes validate [PATH...]` as a user runs it, interpreter start included:
-    the median of `runs`, as one run on a shared machine can be off by a third."""
+    the median of `runs`."""
     command = [sys.executable, "-m", "openrecipes.cli", "validate", "--root", str(project), *paths]
     seconds = []
     for _ in range(runs):
@@ -234,7 +237,9 @@ def _page_weight(site: Path, page: Path) -> tuple[int, bool]:
     return total, plotly
 
 
-def measure(repo: Path, size: int, workdir: Path, *, serve: bool = False, edits: int = EDITS) -> Measurement:
+def measure(
+    repo: Path, size: int, workdir: Path, *, serve: bool = False, edits: int = EDITS, runs: int = VALIDATE_RUNS
+) -> Measurement:
     reference, problems = load_reference(repo)
     if reference is None:
         raise RuntimeError("the reference data is broken: " + str(problems[0]))
@@ -261,8 +266,8 @@ def measure(repo: Path, size: int, workdir: Path, *, serve: bool = False, edits:
         worker_peak_mib=built["worker_kib"] / 1024,
         plain_seconds=plain_built["seconds"],
         plain_peak_mib=plain_built["peak_kib"] / 1024,
-        validate_seconds=_validate_seconds(project),
-        validate_one_seconds=_validate_seconds(project, f"recipes/{ids[-1]}.yaml"),
+        validate_seconds=_validate_seconds(project, runs=runs),
+        validate_one_seconds=_validate_seconds(project, f"recipes/{ids[-1]}.yaml", runs=runs),
         home_bytes=(site / "index.html").stat().st_size,
         recipe_page_bytes=recipe_page.stat().st_size,
         recipe_page_loads_bytes=loads,
@@ -529,17 +534,19 @@ def run(
     *,
     serve: Sequence[int] = SERVE_SIZES,
     edits: int = EDITS,
+    runs: int = VALIDATE_RUNS,
     keep: Path | None = None,
     say: Callable[[str], None] = print,
 ) -> int:
     """Measure every size (driving `mkdocs serve` at the sizes in `serve`, `edits` edits of each
-    kind), print the tables and the targets; 0 if every target is met."""
+    kind, each `openrecipes validate` timed `runs` times), print the tables and the targets; 0 if
+    every target is met."""
     workdir = keep or Path(tempfile.mkdtemp(prefix="openrecipes-bench-"))
     results = []
     try:
         for size in sizes:
             say(f"measuring N = {size:,} ...")
-            results.append(measure(repo, size, workdir, serve=size in serve, edits=edits))
+            results.append(measure(repo, size, workdir, serve=size in serve, edits=edits, runs=runs))
     finally:
         if keep is None:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -217,7 +217,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     root = project_root(args.root)
     return run(
-        root, args.sizes, serve=args.serve, edits=args.edits, keep=args.keep, say=lambda line: print(line, flush=True)
+        root,
+        args.sizes,
+        serve=args.serve,
+        edits=args.edits,
+        runs=args.runs,
+        keep=args.keep,
+        say=lambda line: print(line, flush=True),
     )
 
 
@@ -384,6 +390,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--edits", type=_positive, default=3, metavar="K", help="edits of each kind timed under serve (default: 3)"
+    )
+    bench.add_argument(
+        "--runs",
+        type=_positive,
+        default=3,
+        metavar="K",
+        help="times each `openrecipes validate` is run, the median reported (default: 3)",
     )
     bench.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated projects and sites in DIR")
     bench.set_defaults(run=cmd_bench)
