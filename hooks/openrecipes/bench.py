@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from . import fmt, tablebench
+from . import chromium, fmt, tablebench
 from .export import recipe_json_path
 from .loader import slug
 from .reference import Reference, load_reference
@@ -555,7 +555,7 @@ def run(
     say("")
     say(table([WEIGHT_HEADER, *(weight_row(m) for m in results)]))
     if any(m.home_table_ms is None for m in results):
-        why = tablebench.unavailable() or f"timed from {TABLE_FROM:,} recipes up"
+        why = chromium.unavailable() or f"timed from {TABLE_FROM:,} recipes up"
         say(f"table ms: the home page's table in Chromium, not measured where n/a ({why})")
     served = [(m, m.serving) for m in results if m.serving is not None]
     if served:

@@ -291,39 +291,57 @@ def cost_chart(points: Sequence[Point]) -> str:
     return chart_file("cost", "$ per million tokens against tokens per second per GPU", panels, selected)
 
 
+def _gpu_traces(
+    points: Sequence[Point],
+    *,
+    x: Callable[[Point], Any],
+    y: Callable[[Point], Any],
+    hovertemplate: str,
+    size: float,
+    text: Callable[[Point], str] | None = None,
+) -> list[dict[str, Any]]:
+    """One trace of points per GPU type, in its colour, a marker per precision; the legend is drawn
+    apart (_key_traces), and charts.js finds the points by their `meta`."""
+    traces: list[dict[str, Any]] = []
+    for gpu in sorted({p.gpu for p in points}):
+        group = [p for p in points if p.gpu == gpu]
+        trace: dict[str, Any] = {
+            "type": "scatter",
+            "mode": "markers",
+            "name": escape(gpu),
+            "x": [x(p) for p in group],
+            "y": [y(p) for p in group],
+            "customdata": [[p.url, p.gpu, p.tokens, p.usd_per_gpu_hour, p.head] for p in group],
+        }
+        if text is not None:
+            trace["text"] = [text(p) for p in group]
+        trace |= {
+            "hovertemplate": hovertemplate,
+            "marker": {
+                "size": size,
+                "color": gpu_colour(gpu),
+                "symbol": [precision_symbol(p.precision) for p in group],
+            },
+            "showlegend": False,
+            "meta": {"role": "points", "gpu": gpu},
+        }
+        traces.append(trace)
+    return traces
+
+
 def cost_panel(model: str, points: Sequence[Point]) -> dict[str, Any]:
     """The figure of one model's recipes at the build's prices (what charts.js draws without a price basis)."""
     priced = [p for p in points if p.usd_per_gpu_hour is not None]
-    data: list[dict[str, Any]] = []
-    for gpu in sorted({p.gpu for p in points}):
-        group = [p for p in points if p.gpu == gpu]
-        # Unpriced points stay in their trace (y null, not drawn): a price for their GPU draws them.
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": escape(gpu),
-                "x": [p.tokens for p in group],
-                "y": [
-                    usd_per_million(p.usd_per_gpu_hour, p.tokens) if p.usd_per_gpu_hour is not None else None
-                    for p in group
-                ],
-                "customdata": [[p.url, p.gpu, p.tokens, p.usd_per_gpu_hour, p.head] for p in group],
-                # The price line apart, so that charts.js rewrites only it.
-                "text": [
-                    f"<br>{price_text(p.usd_per_gpu_hour, p.tokens)}" if p.usd_per_gpu_hour is not None else ""
-                    for p in group
-                ],
-                "hovertemplate": HOVER_WITH_PRICE,
-                "marker": {
-                    "size": MARKER_SIZE,
-                    "color": gpu_colour(gpu),
-                    "symbol": [precision_symbol(p.precision) for p in group],
-                },
-                "showlegend": False,
-                "meta": {"role": "points", "gpu": gpu},
-            }
-        )
+    # Unpriced points stay in their trace (y null, not drawn): a price for their GPU draws them.
+    data = _gpu_traces(
+        points,
+        x=lambda p: p.tokens,
+        y=lambda p: usd_per_million(p.usd_per_gpu_hour, p.tokens) if p.usd_per_gpu_hour is not None else None,
+        # The price line apart, so that charts.js rewrites only it.
+        text=lambda p: f"<br>{price_text(p.usd_per_gpu_hour, p.tokens)}" if p.usd_per_gpu_hour is not None else "",
+        hovertemplate=HOVER_WITH_PRICE,
+        size=MARKER_SIZE,
+    )
     xy = [(p.tokens, usd_per_million(p.usd_per_gpu_hour, p.tokens)) for p in priced if p.usd_per_gpu_hour]
     front = pareto_front(xy)
     drawn = len(front) >= 2
@@ -391,27 +409,13 @@ def mfu_figure(
     top = max(p.mfu for p in points) * 100
     x_max = max(10.0, math.ceil(top / 10) * 10)
     offsets = _spread(points, row_of, x_max)
-    data: list[dict[str, Any]] = []
-    for gpu in sorted({p.gpu for p in points}):
-        group = [p for p in points if p.gpu == gpu]
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": escape(gpu),
-                "x": [round(p.mfu * 100, 2) for p in group],
-                "y": [level[row_of(p)] - 0.15 + offsets[id(p)] for p in group],
-                "customdata": [[p.url, p.gpu, p.tokens, p.usd_per_gpu_hour, p.head] for p in group],
-                "hovertemplate": HOVER,
-                "marker": {
-                    "size": MARKER_SIZE - 1,
-                    "color": gpu_colour(gpu),
-                    "symbol": [precision_symbol(p.precision) for p in group],
-                },
-                "showlegend": False,
-                "meta": {"role": "points", "gpu": gpu},
-            }
-        )
+    data = _gpu_traces(
+        points,
+        x=lambda p: round(p.mfu * 100, 2),
+        y=lambda p: level[row_of(p)] - 0.15 + offsets[id(p)],
+        hovertemplate=HOVER,
+        size=MARKER_SIZE - 1,
+    )
     data += _key_traces(points, points)
     annotations = [
         {

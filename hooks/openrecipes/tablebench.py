@@ -9,17 +9,11 @@ or Chromium there is no figure, and the benchmark says so.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import os
-import shutil
-import threading
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-CHROMIUM = os.environ.get("OPENRECIPES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+from . import chromium
+
 REPEATS = 5
 
 # Runs in the page: each operation as the reader's event, timed until the table is drawn and laid
@@ -60,45 +54,15 @@ _TIME = """([repeats]) => {
 }"""
 
 
-@contextlib.contextmanager
-def _served(site: Path) -> Iterator[str]:
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-def unavailable() -> str | None:
-    """Why the table cannot be timed here, or None."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright's Python package is not installed (pip install -e '.[test]')"
-    if not Path(CHROMIUM).exists():
-        return f"Chromium is not installed at {CHROMIUM}"
-    return None
-
-
 def home_table_ms(site: Path) -> dict[str, Any] | None:
     """A sort, a filter, a search and a price-basis change of the home page's table over every row:
     {operation: {first, median}} in ms, and `rows`; None when Chromium cannot be driven here."""
-    if unavailable():
+    if chromium.unavailable():
         return None
     from playwright.sync_api import sync_playwright
 
-    with _served(site) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-        )
+    with chromium.serving(site) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium.CHROMIUM, args=chromium.ARGS)
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 900})
             page.goto(url, wait_until="load")

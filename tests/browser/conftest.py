@@ -12,13 +12,10 @@ these happened.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,18 +23,11 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
+from openrecipes import chromium
 from openrecipes.reference import Reference
 
-CHROMIUM = os.environ.get("OPENRECIPES_CHROMIUM") or (
-    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium") or "/usr/bin/chromium"
-)
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-dev-shm-usage",  # containers' small /dev/shm
-]
+CHROMIUM, CHROMIUM_ARGS = chromium.CHROMIUM, chromium.ARGS
+serving = chromium.serving
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 VIEWPORT = {"width": 1280, "height": 900}
 
@@ -66,32 +56,13 @@ DEFAULT_ORDER = [
 ]
 
 
-def _chromium_problem() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright's Python package is not installed (pip install -e '.[test]')"
-    if not Path(CHROMIUM).exists():
-        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
 @pytest.fixture(scope="session")
 def chromium_available() -> None:
-    problem = _chromium_problem()
+    problem = chromium.unavailable()
     if problem:
         if IN_CI:
             pytest.fail(f"CI must run the browser tests, but {problem}", pytrace=False)
         pytest.skip(problem)
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    # Chromium opens connections ahead of need; an idle one must not keep its thread (and socket)
-    # alive past the session.
-    timeout = 30
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @dataclass
@@ -102,20 +73,6 @@ class Site:
 
     def page_url(self, path: str = "") -> str:
         return self.url + path
-
-
-@contextlib.contextmanager
-def serving(site_dir: Path) -> Iterator[str]:
-    """`site_dir` served on 127.0.0.1 while the block runs; yields its address."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site_dir)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def project_served_at(project: Project, url_of_site: str) -> None:
