@@ -188,19 +188,20 @@ def watched_tab(browser_context: Any, site_url: str, watch: Watch) -> Iterator[A
         watch.errors.append(f"dialog: {dialog.type} {dialog.message!r}")
         dialog.dismiss()
 
+    def failed(request: Any) -> None:
+        # net::ERR_ABORTED is the page cancelling its own request (a navigation, or the tab closing
+        # while Material still fetches sitemap.xml), not the server failing it; a missing file is
+        # a console error, a refused or broken connection another failure.
+        if urlsplit(request.url).netloc == local and request.failure != "net::ERR_ABORTED":
+            watch.errors.append(f"request failed: {request.url} {request.failure}")
+
     tab = browser_context.new_page()
     tab.route("**/*", route)
     tab.on("console", lambda message: message.type == "error" and watch.console(message.text))
     tab.on("pageerror", lambda error: watch.errors.append(f"page error: {error}"))
     tab.on("dialog", dialog)
     tab.on("request", lambda request: watch.requests.append(request.url))
-    tab.on(
-        "requestfailed",
-        lambda request: (
-            urlsplit(request.url).netloc == local
-            and watch.errors.append(f"request failed: {request.url} {request.failure}")
-        ),
-    )
+    tab.on("requestfailed", failed)
     yield tab
     # Let late errors (a chart drawing after the test's last step) surface before judging.
     tab.wait_for_timeout(100)
