@@ -26,6 +26,7 @@ from openrecipes.incremental import Generation, Rebuilds, cache_folder
 from openrecipes.outputs import GENERATED_NAV_PAGES
 from openrecipes.render import TEMPLATES_DIR
 from openrecipes.site import plan_site
+from openrecipes.templatecache import COMPILED
 
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
 log = logging.getLogger("mkdocs.plugins.openrecipes")
@@ -183,6 +184,8 @@ def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) ->
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     """Every page has been read: the other generated files get their text before MkDocs copies them."""
     global _written, _indexed
+    if env.bytecode_cache is None:
+        env.bytecode_cache = COMPILED
     if _rebuilds is not None:
         env = _rebuilds.theme_environment(env, (tuple(config.theme.dirs), str(config.theme.locale)))
     if _build is None:
