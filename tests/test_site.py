@@ -9,12 +9,14 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import yaml
-from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, code_blocks, parse
+from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, build_site, code_blocks, copy_project, parse
 
 from openrecipes import facts, pages
+from openrecipes.loader import load_catalogue
 
 SEED_URL = f"recipes/{SEED_ID}/"
 PUBLISHED = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"
+MLPERF = "llama-2-70b/h100/mlperf-4.0-nvidia-fp8-8gpu"
 
 
 def visible_text(html: str) -> str:
@@ -294,3 +296,34 @@ def test_every_page_carries_the_content_security_policy_first_and_no_inline_scri
             if tag == "script":
                 # Data blocks (the theme's configuration) do not run; every script that runs is a file.
                 assert attrs.get("src") or attrs.get("type") == "application/json", (page, attrs)
+
+
+def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publish(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project", with_recipes=[f"recipes/{MLPERF}.yaml"])
+    catalogue = load_catalogue(root)
+    assert catalogue.problems == ()
+    (entry,) = catalogue.entries
+    assert entry.derived.params == 68_976_648_192  # Llama 2 70B in reference/models.yaml
+    assert all(check.passed for check in entry.derived.checks)
+    result = build_site(root, tmp_path / "site")
+    assert result.ok, result.log
+    text = visible_text(result.html(f"recipes/{MLPERF}/"))
+    for expected in (
+        "Llama 2 70B on 8 × H100 · TP4 PP1",
+        "Tokens/s per GPU 2,206.9",
+        "MFU 46.2% N = 68,976,648,192 active parameters per token (reference data)",
+        "Measured 2024-05-05",
+        "Window steps 337–384 of 384 3,145,728 tokens",
+        "Training lora, rank 16, alpha 32, adapters on the attention layers",
+        "Sequence 8,192 Global batch 8 rows (65,536 tokens per step) Precision fp8 FP8 scaling delayed",
+        "Time to train 28.07 minutes to eval loss 0.925 (mean of the 10 runs (result_0.txt to result_9.txt) without"
+        " the fastest and the slowest, each timed from run_start to run_stop; computed here from the logs)",
+        "Data parallel (DP) 2 (derived: GPUs ÷ (TP × PP × CP))",
+        # What MLPerf's logs and configs do not state is said to be unpublished, never filled in.
+        "Step-time CV not published GPU-hours not published",
+        "Not published: Virtual pipeline stages (VPP), Expert parallel (EP), Expert tensor parallel (ETP), Sharding,"
+        " Pipeline schedule, Layers per pipeline stage, Offload, Max tokens per GPU.",
+        "Not published: Revision, License, Rows SHA-256.",
+        "Launch script: not published.",
+    ):
+        assert expected in text, expected
