@@ -13,6 +13,8 @@ import markdown
 import pytest
 from conftest import REPO, SEED_ID, BuildResult, parse
 
+from openrecipes import facts
+
 SEED_URL = f"recipes/{SEED_ID}/"
 TEMPLATES = REPO / "hooks" / "openrecipes" / "templates"
 # A list marker Markdown accepts that this site never writes on purpose: its lists use "- ".
@@ -104,3 +106,14 @@ def test_no_recipe_page_has_an_empty_header_cell(seed_site: BuildResult) -> None
         html = article(page.read_text(encoding="utf-8"))
         headers = parse(html, capture_when=lambda tag, attrs: tag == "th").captured
         assert all(header.strip() for header in headers), page
+
+
+def test_the_scripts_spell_a_missing_value_as_the_pages_do() -> None:
+    # The page scripts redraw figures at the reader's price basis; what they write where there is
+    # no value must read as what the build wrote there.
+    core = (REPO / "docs" / "assets" / "core.js").read_text(encoding="utf-8")
+    assert f'OR.NOT_PUBLISHED = "{facts.NOT_PUBLISHED}";' in core
+    assert f'OR.NO_PRICE = "{facts.NO_PRICE}";' in core
+    for script in ("compare.js", "price.js", "charts.js", "table.js"):
+        text = (REPO / "docs" / "assets" / script).read_text(encoding="utf-8")
+        assert f'"{facts.NOT_PUBLISHED}"' not in text and f'"{facts.NO_PRICE}"' not in text, script

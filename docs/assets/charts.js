@@ -254,7 +254,7 @@
     }
     const notes = [];
     for (const [gpu, count] of unpriced) {
-      const why = rate ? "no price in the price basis" : "no public price";
+      const why = rate ? "no price in the price basis" : OR.NO_PRICE;
       notes.push(`Not charted: ${count} ${count === 1 ? "recipe" : "recipes"} on ${gpu}, which has ${why}.`);
     }
     return { count: xy.length, notes };

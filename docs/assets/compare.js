@@ -118,11 +118,11 @@
 
   function noPrice(record) {
     const prices = basis();
-    return prices ? prices.missing(gpuOf(record)) : "no public price";
+    return prices ? prices.missing(gpuOf(record)) : OR.NO_PRICE;
   }
 
   // A figure the recipe does not publish, or one derived from such a figure, is said to be absent.
-  const NOT_PUBLISHED = "not published";
+  const NOT_PUBLISHED = OR.NOT_PUBLISHED;
   const noRunCost = (record) => (isNumber(get(record, "fields.result.gpu_hours")) ? "unpriced" : `${NOT_PUBLISHED} (no GPU-hours)`);
 
   const METRICS = [

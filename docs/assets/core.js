@@ -20,6 +20,10 @@
 
   const OR = (window.OpenRecipes = window.OpenRecipes || {});
 
+  /** What pages say where a value is missing, spelt as facts.py spells it (a test holds them equal). */
+  OR.NOT_PUBLISHED = "not published";
+  OR.NO_PRICE = "no public price";
+
   /**
    * The site's root address, from where this script was loaded (it is assets/core.js). Every
    * address a script loads data or code from is built on it, never read from the page: content

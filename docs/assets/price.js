@@ -44,7 +44,6 @@
   let PRESETS = new Map();
   let GPUS = new Set();
   let loaded = false;
-  const NO_PRICE = "no public price"; // facts.NO_PRICE: what the build writes at the default basis
   const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
 
   let state = { preset: DATA.default, own: {} };
@@ -130,7 +129,7 @@
   }
 
   function missing(gpu) {
-    if (state.preset === DATA.default && !(gpu in state.own)) return NO_PRICE;
+    if (state.preset === DATA.default && !(gpu in state.own)) return OR.NO_PRICE; // what the build writes at the default basis
     return `no ${state.preset} price`;
   }
 
