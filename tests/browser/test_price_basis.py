@@ -287,13 +287,22 @@ def test_on_a_phone_each_recipe_is_a_card_with_model_gpus_price_and_mfu_in_view(
         ROWS,
         """rows => rows.map(row => Object.fromEntries(['model', 'gpus', 'usd', 'mfu'].map(key => {
             const box = row.querySelector(`td[data-key="${key}"]`).getBoundingClientRect();
-            return [key, [box.left, box.right, box.width]];
+            return [key, [box.left, box.right, box.width, box.top]];
         })))""",
     )
     assert len(boxes) == len(DEFAULT_ORDER)
     for row in boxes:
-        for key, (left, right, width) in row.items():
+        for key, (left, right, width, _) in row.items():
             assert left >= 0 and right <= 390 and width > 0, (key, left, right)
+        # GPUs and MFU on one line, right under model and $ / 1M (which wraps only when it must).
+        top = {key: box[3] for key, box in row.items()}
+        assert abs(top["gpus"] - top["mfu"]) < 4 and top["model"] <= top["usd"] < top["gpus"] < top["usd"] + 40, top
+    # The cards' cells carry no padding of their own: the wide screen's (a more specific rule) once
+    # made every card twice as tall.
+    paddings = page.eval_on_selector_all(
+        ROWS + " td", "cells => [...new Set(cells.map(c => getComputedStyle(c).padding))]"
+    )
+    assert paddings == ["0px"]
     # Nothing in the table scrolls sideways.
     assert page.eval_on_selector(".or-catalogue .or-scroll", "el => el.scrollWidth <= el.clientWidth")
     # The matrix becomes a list of each model's GPU types, all in view.
@@ -301,6 +310,9 @@ def test_on_a_phone_each_recipe_is_a_card_with_model_gpus_price_and_mfu_in_view(
         ".or-matrix td, .or-matrix th", "cells => cells.map(c => c.getBoundingClientRect().right)"
     )
     assert rights and max(rights) <= 390
+    # A GPU type without a recipe for the model is no card at all.
+    assert page.locator(".or-matrix td.or-matrix__none").count() > 0
+    assert page.eval_on_selector_all(".or-matrix td.or-matrix__none", "cells => cells.every(c => !c.offsetParent)")
 
 
 # -- a catalogue larger than the home page's first rows ----------------------------------------------
