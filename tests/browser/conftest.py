@@ -26,8 +26,6 @@ from conftest import SEED_ID, Project, copy_project
 from openrecipes import chromium
 from openrecipes.reference import Reference
 
-CHROMIUM, CHROMIUM_ARGS = chromium.CHROMIUM, chromium.ARGS
-serving = chromium.serving
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 VIEWPORT = {"width": 1280, "height": 900}
 
@@ -92,7 +90,7 @@ def site(chromium_available: None, tmp_path_factory: pytest.TempPathFactory, ref
     base = tmp_path_factory.mktemp("browser")
     site_dir = base / "site"
     site_dir.mkdir()
-    with serving(site_dir) as url:
+    with chromium.serving(site_dir) as url:
         project = Project(copy_project(base / "project"), reference)
         project_served_at(project, url)
         recipes: dict[str, dict[str, Any]] = {}
@@ -134,9 +132,9 @@ def browser_context(playwright: Any, site: Site, tmp_path_factory: pytest.TempPa
     origin = site.url.rstrip("/")
     context = playwright.chromium.launch_persistent_context(
         str(tmp_path_factory.mktemp("chromium-profile")),
-        executable_path=CHROMIUM,
+        executable_path=chromium.CHROMIUM,
         headless=True,
-        args=CHROMIUM_ARGS,
+        args=chromium.ARGS,
         viewport=VIEWPORT,
         color_scheme="light",
         service_workers="block",
@@ -153,7 +151,7 @@ def browser_context(playwright: Any, site: Site, tmp_path_factory: pytest.TempPa
 def touch_context(playwright: Any) -> Iterator[Any]:
     """A phone: a touch screen as the only pointer (`pointer: coarse`), 390 × 844. A browser of its
     own, started only for the tests that ask for it (a persistent context cannot make others)."""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    browser = playwright.chromium.launch(executable_path=chromium.CHROMIUM, headless=True, args=chromium.ARGS)
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, service_workers="block"
     )

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
-from openrecipes import pages
+from openrecipes import chromium, pages
 from openrecipes.reference import Reference
 
-from .conftest import Watch, project_served_at, serving, watched_tab
+from .conftest import Watch, project_served_at, watched_tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -84,7 +84,7 @@ def hostile_site(
     base = tmp_path_factory.mktemp("hostile")
     site_dir = base / "site"
     site_dir.mkdir()
-    with serving(site_dir) as url:
+    with chromium.serving(site_dir) as url:
         project = Project(copy_project(base / "project"), reference)
         project_served_at(project, url)
         project.add_seed()

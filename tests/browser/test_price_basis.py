@@ -16,10 +16,10 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
-from openrecipes import fmt, pages
+from openrecipes import chromium, fmt, pages
 from openrecipes.reference import Reference
 
-from .conftest import DEFAULT_ORDER, Site, Watch, forget_the_price_basis, project_served_at, serving, watched_tab
+from .conftest import DEFAULT_ORDER, Site, Watch, forget_the_price_basis, project_served_at, watched_tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -330,7 +330,7 @@ def big_site(
     base = tmp_path_factory.mktemp("browser-big")
     site_dir = base / "site"
     site_dir.mkdir()
-    with serving(site_dir) as url:
+    with chromium.serving(site_dir) as url:
         project = Project(copy_project(base / "project"), reference)
         project_served_at(project, url)
         recipes: dict[str, dict[str, Any]] = {}
