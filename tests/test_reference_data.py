@@ -172,6 +172,35 @@ def test_an_architecture_missing_what_its_kind_needs_is_refused(project: Project
     ]
 
 
+def test_the_same_bytes_are_read_once_and_any_change_is_read_again(project: Project) -> None:
+    first, problems = load_reference(project.root)
+    assert first is not None and problems == []
+    again, _ = load_reference(project.root)
+    assert again is first  # shared: a build and each rebuild of `mkdocs serve` read the data again
+    gpus = project.root / "reference/gpus.yaml"
+    sound = gpus.read_text(encoding="utf-8")
+    gpus.write_text(sound.replace("  memory_gb: 141\n", "  memory_gb: 142\n", 1), encoding="utf-8")
+    changed, _ = load_reference(project.root)
+    assert changed is not None and changed is not first
+    assert {gpu.memory_gb for gpu in changed.gpus.values()} - {gpu.memory_gb for gpu in first.gpus.values()} == {142}
+    # The schema is part of what is read: the same data under another schema is checked again.
+    schema = project.root / "schema/reference.schema.yaml"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("memory_gb", "memory_in_gb"), encoding="utf-8")
+    _, problems = load_reference(project.root)
+    assert problems and all(problem.path == "reference/gpus.yaml" for problem in problems)
+    assert any("memory_in_gb" in problem.message for problem in problems)
+
+
+def test_every_reference_file_reports_its_problems_in_order(project: Project) -> None:
+    (project.root / "reference/gpus.yaml").unlink()
+    instances = project.root / "reference/instances.yaml"
+    instances.write_text(instances.read_text(encoding="utf-8") + "\nnot: [closed\n", encoding="utf-8")
+    reference, problems = load_reference(project.root)
+    assert reference is None
+    assert [problem.path for problem in problems] == ["reference/gpus.yaml", "reference/instances.yaml"]
+    assert "cannot be read" in problems[0].message
+
+
 def test_every_entry_cites_sources_that_resolve() -> None:
     tags = set(re.findall(r"^- \[(S\d+)\]", SOURCES_MD, re.M))
     for kind in ("models", "gpus"):

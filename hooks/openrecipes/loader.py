@@ -24,7 +24,7 @@ from .checks import Derived, analyse
 from .placeholders import placeholder_problems
 from .problems import Problem, internal_error, json_path, sorted_problems
 from .records import Recipe
-from .reference import REFERENCE_DIR, REFERENCE_SCHEMA, Reference, load_reference
+from .reference import REFERENCE_DIR, Reference, load_reference
 from .schema import SCHEMA_RELATIVE_PATH, Schema
 from .yamlsource import SourceMap, file_kind, read_document, read_file
 
@@ -264,7 +264,7 @@ class _Job:
 def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None, memo: LoadMemo | None = None) -> _Job:
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     try:
-        reference, problems = memo.reference(root) if memo is not None else load_reference(root)
+        reference, problems = load_reference(root)
     except Exception as error:  # a bug of ours: reported like any problem, and the recipes still read
         reference, problems = None, [internal_error(REFERENCE_DIR + "/", error)]
     if today is None:
@@ -457,15 +457,6 @@ class LoadMemo:
     def __init__(self) -> None:
         self._context: tuple[object, ...] | None = None
         self._results: dict[str, tuple[str, Entry | None, list[Problem], str | None, bool]] = {}
-        self._reference: tuple[str, tuple[Reference | None, list[Problem]]] | None = None
-
-    def reference(self, root: Path) -> tuple[Reference | None, list[Problem]]:
-        """The reference data, read again only when its files or their schema changed."""
-        digest = _reference_digest(root)
-        if self._reference is None or self._reference[0] != digest:
-            self._reference = (digest, load_reference(root))
-        reference, problems = self._reference[1]
-        return reference, list(problems)
 
     def begin(self, job: _Job) -> None:
         """Start a load; everything is forgotten when what every check depends on has changed."""
@@ -498,14 +489,6 @@ class LoadMemo:
 def _replacement(entry: Entry | None) -> str | None:
     deprecation = entry.recipe.fields.deprecation if entry is not None else None
     return deprecation.superseded_by if deprecation is not None else None
-
-
-def _reference_digest(root: Path) -> str:
-    digest = hashlib.sha256()
-    for path in (*sorted((root / REFERENCE_DIR).glob("*.yaml")), root / REFERENCE_SCHEMA):
-        if path.is_file():
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def load_recipe(path: Path, root: Path, schema: Schema) -> tuple[Recipe | None, SourceMap, list[Problem]]:

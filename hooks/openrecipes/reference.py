@@ -145,35 +145,58 @@ def closest(name: str, known: list[str]) -> str | None:
     return by_normal[match[0]] if match else None
 
 
+_KINDS = ("gpus", "instances", "models")
+
+
 def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
-    """Read and validate reference/{gpus,instances,models}.yaml; None if any of them is broken."""
-    schema_path = root / REFERENCE_SCHEMA
-    data: dict[str, Any] = {}
-    problems: list[Problem] = []
-    for kind in ("gpus", "instances", "models"):
+    """Read and validate reference/{gpus,instances,models}.yaml; None if any of them is broken.
+
+    The same bytes give the same (shared, immutable) result without being parsed again: a build
+    reads the reference data several times, and `mkdocs serve` once per rebuild."""
+    raws, unread = [], []
+    for kind in _KINDS:
         display = f"{REFERENCE_DIR}/{kind}.yaml"
         raw, problem = read_file(root / display, display)
-        if raw is None:
-            problems += [problem] if problem else []
-            continue
-        document, file_problems = read_document(raw, display)
-        if document is not None:
-            file_problems += Schema.load(schema_path, f"{kind}_file").problems(
-                document.data, document.source_map, display, refused=file_problems
-            )
-        problems += file_problems
-        if document is not None and not file_problems:
-            data[kind] = document.data
+        raws.append(raw)
+        unread.append([problem] if problem else [])
+    schema_text = (root / REFERENCE_SCHEMA).read_text(encoding="utf-8")
+    reference, parsed, after = _parsed(schema_text, tuple(raws))
+    problems = [problem for found, more in zip(unread, parsed, strict=True) for problem in (*found, *more)]
     if problems:
         return None, problems
-    problems += _peak_columns(data["gpus"])
+    return (None if after else reference), list(after)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(
+    schema_text: str, raws: tuple[bytes | None, ...]
+) -> tuple[Reference | None, tuple[tuple[Problem, ...], ...], tuple[Problem, ...]]:
+    """The reference built from the files' bytes (None where a file could not be read): the problems
+    of each file, and those found across files once every file is sound."""
+    data: dict[str, Any] = {}
+    per_file = []
+    for kind, raw in zip(_KINDS, raws, strict=True):
+        display = f"{REFERENCE_DIR}/{kind}.yaml"
+        file_problems: list[Problem] = []
+        if raw is not None:
+            document, file_problems = read_document(raw, display)
+            if document is not None:
+                file_problems += Schema.from_text(schema_text, f"{kind}_file").problems(
+                    document.data, document.source_map, display, refused=file_problems
+                )
+            if document is not None and not file_problems:
+                data[kind] = document.data
+        per_file.append(tuple(file_problems))
+    if any(per_file) or len(data) < len(_KINDS):
+        return None, tuple(per_file), ()
+    problems = _peak_columns(data["gpus"])
     reference = Reference(
         gpus={key: _gpu(key, entry) for key, entry in data["gpus"].items()},
         instances={key: _instance(key, entry) for key, entry in data["instances"].items()},
         models={key: _model(key, entry) for key, entry in data["models"].items()},
     )
     problems += _consistency(reference)
-    return (None if problems else reference), problems
+    return reference, tuple(per_file), tuple(problems)
 
 
 def _sourced(entry: Mapping[str, Any]) -> Sourced:

@@ -49,7 +49,12 @@ class Schema:
     @classmethod
     def load(cls, path: Path, definition: str | None = None) -> Schema:
         """The schema at `path`; with `definition`, validate against `$defs/<definition>` instead."""
-        return cls._compile(path.read_text(encoding="utf-8"), definition)
+        return cls.from_text(path.read_text(encoding="utf-8"), definition)
+
+    @classmethod
+    def from_text(cls, text: str, definition: str | None = None) -> Schema:
+        """The schema written in `text` (as `load` reads it from a file)."""
+        return cls._compile(text, definition)
 
     @classmethod
     @functools.lru_cache(maxsize=16)
