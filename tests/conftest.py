@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
 import logging
-from collections.abc import Iterator, Sequence
+import os
+import shutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -110,9 +114,10 @@ SAMPLE = (
 
 def copy_project(destination: Path, *, with_recipes: bool | Sequence[str] = False) -> Path:
     """A copy of the project: without recipes, with all of them, or with the ones named (paths)."""
+    # The hook without the package: every process the tests start imports the one installed here.
     if isinstance(with_recipes, bool):
-        return bench.copy_project(REPO, destination, with_recipes=with_recipes)
-    root = bench.copy_project(REPO, destination)
+        return bench.copy_project(REPO, destination, with_recipes=with_recipes, package=False)
+    root = bench.copy_project(REPO, destination, package=False)
     for relative in with_recipes:
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -179,10 +184,27 @@ def code_blocks(html: str) -> list[str]:
     return parse(html, capture_when=lambda tag, attrs: tag == "pre").captured
 
 
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Path]) -> BuildResult:
+    """A site built once per test run, whichever xdist worker asks for it first; the others wait
+    for that build and read it. `make(folder)` writes the project into `folder` and returns its
+    root. Only for sites the tests read and never change."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / f"built-once-{name}"
+    with (shared / f"built-once-{name}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        record = folder / "build.json"
+        if not record.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that was cut short
+            result = build_site(make(folder), folder / "site")
+            record.write_text(json.dumps({"ok": result.ok, "log": result.log}), encoding="utf-8")
+        built = json.loads(record.read_text(encoding="utf-8"))
+    return BuildResult(built["ok"], folder / "site", built["log"])
+
+
 @pytest.fixture(scope="session")
-def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildResult]:
+def seed_site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     """The project's own catalogue (the seed and every committed recipe), built once and only read."""
-    root = copy_project(tmp_path_factory.mktemp("seed") / "project", with_recipes=True)
-    result = build_site(root, root.parent / "site")
+    result = built_once(tmp_path_factory, "seed", lambda folder: copy_project(folder / "project", with_recipes=True))
     assert result.ok, result.log
-    yield result
+    return result

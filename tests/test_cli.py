@@ -195,9 +195,13 @@ def test_validate_a_file_outside_recipes_is_a_problem(
     assert "is not under recipes/" in out
 
 
-def test_bench_prints_the_figures_with_their_targets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bench_prints_the_figures_with_their_targets(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Figures, not timings: the targets are reported by the command, never asserted in tests. One
-    # small size: every process the bench starts (builds, validate, serve) costs seconds here.
+    # small size: every process the bench starts (builds, validate, serve) costs seconds here, and
+    # a pause between edits just over the server's polling interval.
+    monkeypatch.setattr(bench_module, "SETTLE_SECONDS", 0.6)
     bench = ("bench", "--sizes", "4", "--serve", "4", "--edits", "1", "--runs", "1", "--keep", tmp_path / "bench")
     code, out, _ = run(capsys, "--root", REPO, *bench)
     header, first = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line][:2]

@@ -10,13 +10,16 @@ import io
 import json
 import re
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
+import pytest
 import yaml
-from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, parse
+from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, built_once, copy_project, parse
 
 from openrecipes import export
 from openrecipes.feed import atom_feed
 from openrecipes.loader import Entry, load_catalogue
+from openrecipes.reference import Reference
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -25,25 +28,32 @@ def _text(html: str) -> str:
     return " ".join(" ".join(parse(html).text).split())
 
 
-def _catalogue(project: Project) -> BuildResult:
-    project.add_seed()
-    project.add_synthetic("llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=dt.date(2026, 11, 1))
-    project.add_synthetic(
-        "llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0, status="unverified"
-    )
-    result = project.build()
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory: pytest.TempPathFactory, reference: Reference) -> BuildResult:
+    """The seed and two synthetic recipes (one on a GPU type without a sourced price), built once
+    for the tests that only read the site."""
+
+    def make(folder: Path) -> Path:
+        project = Project(copy_project(folder / "project"), reference)
+        project.add_seed()
+        project.add_synthetic("llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=dt.date(2026, 11, 1))
+        project.add_synthetic(
+            "llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0, status="unverified"
+        )
+        return project.root
+
+    result = built_once(tmp_path_factory, "exports", make)
     assert result.ok, result.errors()
     return result
 
 
-def test_api_json_has_every_field_derived_figures_and_checks(project: Project) -> None:
-    result = _catalogue(project)
-    api = json.loads((result.site / "api/recipes.json").read_text(encoding="utf-8"))
+def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildResult) -> None:
+    api = json.loads((catalogue.site / "api/recipes.json").read_text(encoding="utf-8"))
     assert api["version"] == 1 and api["count"] == 3
     assert [r["id"] for r in api["recipes"]] == [SEED_ID, "llama-3.1-70b/h100/p5", "llama-3.1-70b/mi300x/onprem"]
     seed = api["recipes"][0]
     assert seed["url"] == f"recipes/{SEED_ID}/"
-    assert (result.site / seed["url"] / "index.html").exists()
+    assert (catalogue.site / seed["url"] / "index.html").exists()
     original = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))
     original["result"]["measured"] = "2026-10-14"
 
@@ -75,9 +85,8 @@ def test_api_json_has_every_field_derived_figures_and_checks(project: Project) -
     assert api["recipes"][2]["fields"]["result"]["usd_per_million_tokens"] is None
 
 
-def test_api_csv_has_the_comparison_columns(project: Project) -> None:
-    result = _catalogue(project)
-    text = (result.site / "api/recipes.csv").read_text(encoding="utf-8")
+def test_api_csv_has_the_comparison_columns(catalogue: BuildResult) -> None:
+    text = (catalogue.site / "api/recipes.csv").read_text(encoding="utf-8")
     assert text.splitlines()[0].split(",") == list(export.CSV_COLUMNS)  # the registry's, in its order
     rows = list(csv.DictReader(io.StringIO(text)))
     assert (
@@ -122,20 +131,18 @@ def test_csv_cells_cannot_become_spreadsheet_formulas(project: Project) -> None:
     assert rows[0]["framework"] == '\'=HYPERLINK("http://evil")'
 
 
-def test_schema_is_published_as_json_and_documented_field_by_field(project: Project) -> None:
-    result = _catalogue(project)
-    published = json.loads((result.site / "schema/recipe.schema.json").read_text(encoding="utf-8"))
+def test_schema_is_published_as_json_and_documented_field_by_field(catalogue: BuildResult) -> None:
+    published = json.loads((catalogue.site / "schema/recipe.schema.json").read_text(encoding="utf-8"))
     assert published == yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
-    text = _text(result.html("schema/"))
+    text = _text(catalogue.html("schema/"))
     assert "recipe.layout.recompute" in text
     assert "mfu number no > 0; ≤ 1 Model FLOPs utilisation as a fraction in (0, 1]" in text
     assert "tokens_per_s_per_gpu number yes ≥ 0.01; ≤ 100000000 Training throughput" in text
     assert "cuda string no CUDA toolkit version (NVIDIA GPUs)." in text
 
 
-def test_atom_feed_lists_recipes_newest_first_with_absolute_links(project: Project) -> None:
-    result = _catalogue(project)
-    feed = ElementTree.fromstring((result.site / "feed.xml").read_bytes())
+def test_atom_feed_lists_recipes_newest_first_with_absolute_links(catalogue: BuildResult) -> None:
+    feed = ElementTree.fromstring((catalogue.site / "feed.xml").read_bytes())
     entries = feed.findall(f"{ATOM}entry")
     assert [e.findtext(f"{ATOM}id") for e in entries] == [
         "urn:openrecipes:recipe:llama-3.1-70b/h100/p5",
@@ -146,7 +153,7 @@ def test_atom_feed_lists_recipes_newest_first_with_absolute_links(project: Proje
     assert "$1.05 per 1M tokens at the price basis (Nebius H200)" in entries[1].findtext(f"{ATOM}summary")
     link = entries[1].find(f"{ATOM}link").get("href")
     assert link == f"https://openrecipes.github.io/openrecipes/recipes/{SEED_ID}/"
-    assert '<link rel="alternate" type="application/atom+xml"' in result.html("")
+    assert '<link rel="alternate" type="application/atom+xml"' in catalogue.html("")
 
 
 NOT_IN_XML = "".join(map(chr, [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xD800, 0xDFFF, 0xFFFE, 0xFFFF]))
@@ -195,9 +202,8 @@ def test_atom_feed_is_dated_by_the_recipes_not_the_clock() -> None:
     assert empty.findtext(f"{ATOM}updated") == "1970-01-01T00:00:00Z" and empty.find(f"{ATOM}entry") is None
 
 
-def test_home_page_lists_recently_added_and_links_the_data(project: Project) -> None:
-    result = _catalogue(project)
-    home = result.html("")
+def test_home_page_lists_recently_added_and_links_the_data(catalogue: BuildResult) -> None:
+    home = catalogue.html("")
     recent = re.search(r'<h2 id="recently-added".*?</ul>', home, re.S).group(0)
     assert re.findall(r'href="(recipes/[^"]+)"', recent) == [
         "recipes/llama-3.1-70b/h100/p5/",
@@ -208,39 +214,37 @@ def test_home_page_lists_recently_added_and_links_the_data(project: Project) -> 
         assert f'href="{target}"' in home
 
 
-def test_model_and_gpu_pages_list_their_recipes(project: Project) -> None:
-    result = _catalogue(project)
-    model = result.html("models/llama-3.1-70b/")
+def test_model_and_gpu_pages_list_their_recipes(catalogue: BuildResult) -> None:
+    model = catalogue.html("models/llama-3.1-70b/")
     assert re.findall(r'<tr data-recipe="([^"]+)"', model) == ["llama-3.1-70b/h100/p5", "llama-3.1-70b/mi300x/onprem"]
     assert 'href="../../recipes/llama-3.1-70b/h100/p5/"' in model
     assert 'class="or-chart"' not in model  # two recipes: the table says it all (tests/test_charts.py)
-    gpu = result.html("gpus/h200/")
+    gpu = catalogue.html("gpus/h200/")
     assert re.findall(r'<tr data-recipe="([^"]+)"', gpu) == [SEED_ID]
     assert "NVIDIA H200 SXM 141GB: 989 TFLOP/s dense BF16, 1,979 FP8, 141 GB" in _text(gpu)
-    models = _text(result.html("models/"))
+    models = _text(catalogue.html("models/"))
     # Its lowest $ / 1M: 900 tokens/s at Nebius's $3.85 per H100-hour; the MI300X recipe's (no price)
     # is there, hidden, for a reader who gives MI300X a price.
     assert "Llama 3.1 70B 2 $1.19 no public price 38.5%" in models
-    lowest = re.search(r"<span data-usd-lowest>(.*?)</span></td>", result.html("models/"), re.S).group(1)
+    lowest = re.search(r"<span data-usd-lowest>(.*?)</span></td>", catalogue.html("models/"), re.S).group(1)
     assert re.findall(r'data-gpu="([^"]+)"[^>]*?( hidden)?>', lowest) == [("H100", ""), ("MI300X", " hidden")]
-    nav = re.search(r'<nav class="md-nav md-nav--primary[^"]*".*?</nav>\s*</div>', result.html(""), re.S).group(0)
+    nav = re.search(r'<nav class="md-nav md-nav--primary[^"]*".*?</nav>\s*</div>', catalogue.html(""), re.S).group(0)
     assert "Models" in nav and "GPUs" in nav and "Compare" in nav
 
 
-def test_chart_files_are_named_by_their_page_and_recipe_pages_load_no_plotly(project: Project) -> None:
-    result = _catalogue(project)
-    home = result.html("")
+def test_chart_files_are_named_by_their_page_and_recipe_pages_load_no_plotly(catalogue: BuildResult) -> None:
+    home = catalogue.html("")
     # Three recipes of two models: MFU (comparable across models), no cost chart (two of one model).
     names = re.findall(r'<div class="or-chart" data-chart="([a-z0-9-]+)"', home)
     assert names == ["home-mfu"]
     assert "Cost against throughput" not in home
-    mfu = json.loads((result.site / "charts/home-mfu.json").read_text(encoding="utf-8"))
+    mfu = json.loads((catalogue.site / "charts/home-mfu.json").read_text(encoding="utf-8"))
     figure = mfu["panels"][0]["figure"]
     assert sum(len(trace["x"]) for trace in figure["data"] if trace["meta"]["role"] == "points") == 3
     assert "template" not in figure["layout"]
-    recipe_page = result.html(f"recipes/{SEED_ID}/")
+    recipe_page = catalogue.html(f"recipes/{SEED_ID}/")
     assert "or-chart" not in recipe_page and "plotly" not in recipe_page.lower()
-    assert (result.site / "assets/javascripts/plotly.min.js").stat().st_size > 1_000_000
+    assert (catalogue.site / "assets/javascripts/plotly.min.js").stat().st_size > 1_000_000
 
 
 def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
@@ -281,9 +285,8 @@ def test_other_recipes_are_the_cheapest_on_each_gpu_type(project: Project) -> No
     assert "The cheapest on each GPU type (2 of 4): see them all on the Llama 3.1 70B page." in note
 
 
-def test_compare_page_is_linked_from_every_recipe(project: Project) -> None:
-    result = _catalogue(project)
-    page = result.html(f"recipes/{SEED_ID}/")
+def test_compare_page_is_linked_from_every_recipe(catalogue: BuildResult) -> None:
+    page = catalogue.html(f"recipes/{SEED_ID}/")
     assert f'href="../../../../compare/?a={SEED_ID}"' in page
-    compare = result.html("compare/")
+    compare = catalogue.html("compare/")
     assert "data-or-compare" in compare

@@ -4,9 +4,6 @@ they are built, so a pull request's preview differs from main only where its rec
 from __future__ import annotations
 
 import datetime as dt
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,6 +12,7 @@ import pytest
 from conftest import SAMPLE, SEED, SEED_ID, Project, build_site, copy_project
 
 from openrecipes.builddate import BuildDateError, build_date
+from openrecipes.cli import main
 from openrecipes.site import plan_site
 
 # 2026-10-15 11:00 UTC: already 2026-10-16 in Kiritimati (UTC+14), still 2026-10-14 at UTC-12.
@@ -62,35 +60,45 @@ def test_the_build_date_is_the_utc_date_in_every_time_zone(time_zone: Callable[[
         assert build_date({}) in (before, dt.datetime.now(dt.UTC).date()), zone
 
 
+def _validate(capsys: pytest.CaptureFixture[str], project: Project) -> tuple[int, str, str]:
+    """`openrecipes validate` of the project, in this process (its environment as the test set it)."""
+    code = main(["validate", "--root", str(project.root)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 @pytest.mark.parametrize("value", ["", "yesterday", "1.5e9", "9" * 30])
-def test_a_source_date_epoch_that_is_no_time_is_an_error(value: str, project: Project) -> None:
+def test_a_source_date_epoch_that_is_no_time_is_an_error(
+    value: str, project: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(BuildDateError):
         build_date({"SOURCE_DATE_EPOCH": value})
     project.add_seed()
-    env = {**os.environ, "SOURCE_DATE_EPOCH": value}
-    done = subprocess.run(
-        [sys.executable, "-m", "openrecipes.cli", "validate", "--root", str(project.root)],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert done.returncode == 1
-    assert done.stdout.startswith("SOURCE_DATE_EPOCH: ") and "is not a time" in done.stdout
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    code, out, _ = _validate(capsys, project)
+    assert code == 1
+    assert out.startswith("SOURCE_DATE_EPOCH: ") and "is not a time" in out
 
 
 @pytest.mark.parametrize("zone", ZONES)
-def test_validate_at_the_edge_of_the_day_does_not_depend_on_the_time_zone(project: Project, zone: str) -> None:
-    env = {**os.environ, "SOURCE_DATE_EPOCH": str(INSTANT), "TZ": zone}
-    validate = [sys.executable, "-m", "openrecipes.cli", "validate", "--root", str(project.root)]
+def test_validate_at_the_edge_of_the_day_does_not_depend_on_the_time_zone(
+    project: Project,
+    zone: str,
+    monkeypatch: pytest.MonkeyPatch,
+    time_zone: Callable[[str], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(INSTANT))
+    time_zone(zone)
     # Measured on the UTC date of the build: valid, though at UTC-12 it is still the day before.
     project.add(SEED_ID, SEED.replace("measured: 2026-10-14", "measured: 2026-10-15"))
-    done = subprocess.run(validate, capture_output=True, text=True, env=env)
-    assert (done.returncode, done.stderr) == (0, "1 recipe valid, 1 warning\n")
+    code, _, err = _validate(capsys, project)
+    assert (code, err) == (0, "1 recipe valid, 1 warning\n")
     # Measured the next UTC day: refused, though in Kiritimati that day has begun.
     project.add(SEED_ID, SEED.replace("measured: 2026-10-14", "measured: 2026-10-16"))
-    done = subprocess.run(validate, capture_output=True, text=True, env=env)
-    assert done.returncode == 1
-    assert "Measured date check failed: stated 2026-10-16, recomputed on or before 2026-10-15," in done.stdout
+    code, out, _ = _validate(capsys, project)
+    assert code == 1
+    assert "Measured date check failed: stated 2026-10-16, recomputed on or before 2026-10-15," in out
 
 
 def test_no_page_or_export_shows_the_date_of_the_build(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,14 +16,21 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, SEED, SEED_ID, Project
+from conftest import REPO, SEED, SEED_ID, Project, copy_project
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
 
 from openrecipes.loader import PAGE_ONLY
 from openrecipes.placeholders import SchemaWalker, schema_types
+from openrecipes.reference import Reference
 from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema
+
+# One worker runs them all, so each mode's server is started once (see served_project).
+pytestmark = pytest.mark.xdist_group("serve")
 
 TIMEOUT = 60
 
@@ -89,16 +96,28 @@ class Server:
         self.process.stdout.close()
 
 
-@pytest.fixture(params=[(), ("--dirty",)], ids=["serve", "serve-dirty"])
-def server(project: Project, request: pytest.FixtureRequest) -> Iterator[Server]:
+@pytest.fixture(scope="module", params=[(), ("--dirty",)], ids=["serve", "serve-dirty"])
+def served_project(
+    tmp_path_factory: pytest.TempPathFactory, reference: Reference, request: pytest.FixtureRequest
+) -> Iterator[tuple[Project, Server]]:
+    """The seed served, in each mode, to the tests below in turn: each leaves the project as sound as
+    it found it (a server started costs seconds)."""
+    project = Project(copy_project(tmp_path_factory.mktemp("served") / "project"), reference)
     project.add_seed()
     running = Server(project, *request.param)
-    yield running
+    yield project, running
     running.stop()
 
 
-def test_broken_edit_is_reported_and_the_server_recovers(project: Project, server: Server) -> None:
-    server.wait_for(lambda: "data-recipe=" in server.get(), "the first build")
+@pytest.fixture
+def project_and_server(served_project: tuple[Project, Server]) -> tuple[Project, Server]:
+    project, server = served_project
+    server.wait_for(lambda: "data-recipe=" in server.get(), "a sound catalogue")
+    return project, server
+
+
+def test_broken_edit_is_reported_and_the_server_recovers(project_and_server: tuple[Project, Server]) -> None:
+    project, server = project_and_server
     recipe = project.root / "recipes/qwen3.8-27b/h200/attune-tp4-pp2.yaml"
 
     recipe.write_text(SEED.replace("  tp: 4\n", "  tp: four\n"), encoding="utf-8")
@@ -122,8 +141,10 @@ def test_broken_edit_is_reported_and_the_server_recovers(project: Project, serve
     assert server.builds() == settled, "no rebuild loop"
 
 
-def test_broken_reference_data_is_shown_on_every_page_of_the_navigation(project: Project, server: Server) -> None:
-    server.wait_for(lambda: "data-recipe=" in server.get(), "the first build")
+def test_broken_reference_data_is_shown_on_every_page_of_the_navigation(
+    project_and_server: tuple[Project, Server],
+) -> None:
+    project, server = project_and_server
     gpus = project.root / "reference/gpus.yaml"
     sound = gpus.read_text(encoding="utf-8")
     gpus.write_text(sound.replace("  memory_gb: 141\n", "  memory: 141\n"), encoding="utf-8")
@@ -147,16 +168,16 @@ OTHERS = ("qwen3.8-27b/h200/cheaper", "qwen3.8-27b/h200/dearer")
 # Served pages carry MkDocs' live-reload script, added as each page is sent; the files are as built.
 LIVE_RELOAD = re.compile(rb"<script>\s*var livereload = function.*?</script>", re.DOTALL)
 
-# A full build as `mkdocs serve` makes one (its address, its command), in a process of its own.
-FULL_BUILD = """
-import sys
-from mkdocs.commands.build import build
-from mkdocs.config import load_config
-config = load_config(config_file="mkdocs.yml", site_dir=sys.argv[1])
-config.plugins.on_startup(command="serve", dirty=False)
-config.site_url = sys.argv[2]
-build(config, serve_url=sys.argv[2])
-"""
+
+def _full_build(project: Project, site: Path, url: str) -> None:
+    """A full build as `mkdocs serve` makes one (its command, its address), without a server."""
+    config = load_config(config_file=str(project.root / "mkdocs.yml"), site_dir=str(site))
+    config.plugins.on_startup(command="serve", dirty=False)
+    try:
+        config.site_url = url
+        build(config, serve_url=url)
+    finally:
+        config.plugins.on_shutdown()
 
 
 @pytest.fixture
@@ -176,9 +197,7 @@ def _assert_served_as_built(project: Project, server: Server, gone: tuple[str, .
     """Every file of a fresh full build is served byte for byte, and no file it lacks is served."""
     site = project.root.parent / "full-build"
     shutil.rmtree(site, ignore_errors=True)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    command = [sys.executable, "-c", FULL_BUILD, str(site), server.url]
-    subprocess.run(command, cwd=project.root, env=env, check=True, capture_output=True)
+    _full_build(project, site, server.url)
     built = sorted(path for path in site.rglob("*") if path.is_file())
     assert len(built) > 50  # a whole site, not an empty folder
     differ = []

@@ -370,18 +370,25 @@ def test_deployments_share_one_group_and_deploy_the_tip_of_the_branch() -> None:
 # Behaviour: the scripts, run here against a scratch remote.
 
 
+@pytest.fixture(scope="module")
+def publications(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Remotes as `published` left them, copied by the next test that asks for the same state."""
+    return tmp_path_factory.mktemp("publications")
+
+
 @pytest.fixture
-def sandbox(tmp_path: Path) -> Sandbox:
-    return Sandbox(tmp_path)
+def sandbox(tmp_path: Path, publications: Path) -> Sandbox:
+    return Sandbox(tmp_path, publications)
 
 
 class Sandbox:
     """A scratch bare repository standing for GitHub, and the environment the scripts run in: a
     fake `gh` (what GitHub's API would answer is given per call), no token, no delays."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, publications: Path) -> None:
         self.root = root
         self.remote = root / "remote.git"
+        self.publications = publications
         self.bin = root / "bin"
         self.bin.mkdir()
         gh = self.bin / "gh"
@@ -431,15 +438,24 @@ class Sandbox:
         return Outcome(done.stdout, done.stderr, outputs)
 
     def pages(self, branch: str = "gh-pages") -> dict[str, bytes]:
-        """Every file on the pages branch of the remote, by path."""
-        listing = self.git(self.remote, "ls-tree", "-r", "-z", "--name-only", branch)
-        return {
-            path: subprocess.run(
-                ["git", "cat-file", "blob", f"{branch}:{path}"], cwd=self.remote, capture_output=True, check=True
-            ).stdout
-            for path in listing.split("\0")
-            if path
-        }
+        """Every file on the pages branch of the remote, by path (links as the path they hold)."""
+        entries = self.git(self.remote, "ls-tree", "-r", "-z", branch).split("\0")
+        listing = [entry.split("\t", 1) for entry in entries if entry]
+        blobs = [(info.split()[2], path) for info, path in listing if info.split()[1] == "blob"]
+        batch = subprocess.run(
+            ["git", "cat-file", "--batch"],
+            cwd=self.remote,
+            env=self.env,
+            input="".join(f"{name}\n" for name, _ in blobs).encode(),
+            capture_output=True,
+            check=True,
+        ).stdout
+        files = {}
+        for _, path in blobs:  # each: "<name> blob <size>\n<bytes>\n", in the order asked
+            header, batch = batch.split(b"\n", 1)
+            size = int(header.split()[2])
+            files[path], batch = batch[:size], batch[size + 1 :]
+        return files
 
     def tip(self, branch: str = "gh-pages") -> str:
         return self.git(self.remote, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
@@ -476,11 +492,17 @@ def outside_previews(files: dict[str, bytes]) -> dict[str, bytes]:
 
 
 def published(sandbox: Sandbox, *numbers: int) -> dict[str, bytes]:
-    """Main's fake site at the root and a preview for each number."""
+    """Main's fake site at the root and a preview for each number: published by the scripts the first
+    time these numbers are asked for, and fetched as they left it after that."""
+    state = sandbox.publications / ("remote-" + "-".join(map(str, ("root", *numbers))) + ".git")
+    if state.exists():  # the pages branch as it was left, the remote's other branches as they are
+        sandbox.git(sandbox.remote, "fetch", "-q", str(state), "+refs/heads/gh-pages:refs/heads/gh-pages")
+        return sandbox.pages()
     sandbox.script("pages-publish.sh", "root", fake_site(sandbox.root / "main-site"))
     for number in numbers:
         site = fake_site(sandbox.root / f"site-{number}", extra={"recipes/x/index.html": f"{number}".encode()})
         assert sandbox.script("pages-publish.sh", f"pr-{number}", site).outputs == {"changed": "true"}
+    shutil.copytree(sandbox.remote, state, symlinks=True)
     return sandbox.pages()
 
 

@@ -51,7 +51,13 @@ EDITS = 3
 VALIDATE_RUNS = 3
 """Runs of each `openrecipes validate` timed, the median reported: one run on a shared machine can be
 off by a third."""
+SETTLE_SECONDS = 1.5
+"""The pause before each timed edit: MkDocs' server polls for changes every 0.5 s, so after it an edit
+is one rebuild of its own, as when a person saves a file."""
+
 PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "schema", "reference", "hooks")
+HOOK = "catalogue.py"
+"""The MkDocs hook in hooks/ that mkdocs.yml names; the rest of hooks/ is the `openrecipes` package."""
 
 # Runs in a fresh process: build once, report seconds and peak resident memory.
 _BUILD = """
@@ -164,12 +170,17 @@ def synthetic_recipes(reference: Reference, count: int) -> Iterator[tuple[str, s
         yield recipe_id, yaml_text(data, recipe_id)
 
 
-def copy_project(source: Path, destination: Path, *, with_recipes: bool = False) -> Path:
-    """What a build needs from the project, with its recipes or with an empty recipes/ folder."""
+def copy_project(source: Path, destination: Path, *, with_recipes: bool = False, package: bool = True) -> Path:
+    """What a build needs from the project, with its recipes or with an empty recipes/ folder;
+    without `package`, the hook alone, which then imports the `openrecipes` installed in this
+    environment (as the tests do: a copy of the package per project is a few thousand files a run)."""
     destination.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         path = source / part
-        if path.is_dir():
+        if part == "hooks" and not package:
+            (destination / part).mkdir()
+            shutil.copy2(path / HOOK, destination / part / HOOK)
+        elif path.is_dir():
             shutil.copytree(path, destination / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
         else:
             shutil.copy2(path, destination / part)
@@ -347,9 +358,8 @@ def _recipe_parameters(text: str) -> dict[str, Any]:
 
 
 def _timed_edit(server: subprocess.Popen[str], path: Path, text: str, page: str, shown: str, lines: list[str]) -> float:
-    """Seconds from writing `text` to `page` serving `shown`. The server is left to settle first,
-    so that each edit is one rebuild, as when a person saves a file."""
-    time.sleep(1.5)
+    """Seconds from writing `text` to `page` serving `shown`, the server left to settle first."""
+    time.sleep(SETTLE_SECONDS)
     start = time.perf_counter()
     path.write_text(text, encoding="utf-8")
     _served(server, page, shown, lines, timeout=600)
