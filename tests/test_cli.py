@@ -147,6 +147,7 @@ def test_validate_under_github_actions_adds_annotations(
     assert err == "1 problem in 1 file\n"
 
 
+@pytest.mark.site
 def test_validate_given_files_and_folders_only(
     capsys: pytest.CaptureFixture[str], project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -415,6 +416,7 @@ def test_list_is_in_table_order_with_aligned_columns(capsys: pytest.CaptureFixtu
     assert all(line[end - 1] != " " and line[end] == " " for line in lines)
 
 
+@pytest.mark.site
 def test_list_json_matches_the_site_api(capsys: pytest.CaptureFixture[str], project: Project) -> None:
     _three(project)
     project.add_seed()
@@ -514,7 +516,7 @@ def repository(project: Project) -> Project:
     project.add_synthetic("llama-3.1-70b/h100/kept", tokens_per_s=900.0)
     project.add_synthetic("llama-3.1-70b/h100/faster", tokens_per_s=900.0)
     project.add_synthetic("llama-3.1-70b/h100/gone", tokens_per_s=900.0)
-    git(project.root, "init", "-q")
+    git(project.root, "init", "-q", "--template=")
     commit(project.root, "base")
     git(project.root, "tag", "base")
     return project
@@ -589,7 +591,7 @@ def test_diff_of_a_project_in_a_subfolder_of_the_repository(
     seed = root / SEED_FILE
     seed.parent.mkdir(parents=True)
     shutil.copy2(SEED_PATH, seed)
-    git(repo, "init", "-q")
+    git(repo, "init", "-q", "--template=")
     commit(repo, "base")
     Project(root, reference).add_synthetic("llama-3.1-70b/h100/new")
     commit(repo, "add")

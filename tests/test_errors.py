@@ -246,6 +246,7 @@ def test_every_problem_in_every_file_is_reported_in_one_run(project: Project, br
 
 
 @pytest.mark.parametrize("breaking_reference", [False, True], ids=["recipes", "reference"])
+@pytest.mark.site
 def test_the_build_stops_on_every_case_at_once_without_a_traceback(project: Project, breaking_reference: bool) -> None:
     expected = _every_case_at_once(project, breaking_reference)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -281,6 +282,7 @@ def test_folder_must_match_the_model_and_gpu(project: Project) -> None:
     ]
 
 
+@pytest.mark.site
 def test_a_generated_page_never_replaces_a_hand_written_one(project: Project) -> None:
     project.add_seed()
     page = project.root / "docs/recipes/qwen3.8-27b/h200/attune-tp4-pp2.md"
@@ -295,6 +297,7 @@ def test_a_generated_page_never_replaces_a_hand_written_one(project: Project) ->
     ]
 
 
+@pytest.mark.site
 def test_mkdocs_build_prints_the_problems_without_a_traceback_with_and_without_strict(project: Project) -> None:
     # Strictness is the build command's (./dev build, CI); `mkdocs serve` must never be strict.
     assert load_config(config_file=str(project.root / "mkdocs.yml")).strict is False

@@ -121,6 +121,7 @@ def test_api_csv_has_the_comparison_columns(catalogue: BuildResult) -> None:
     assert [rows[2][column] for column in no_price] == [""] * len(no_price)
 
 
+@pytest.mark.site
 def test_csv_cells_cannot_become_spreadsheet_formulas(project: Project) -> None:
     data = project.add_synthetic("llama-3.1-70b/h100/formula")
     data["stack"]["framework"] = '=HYPERLINK("http://evil")'
@@ -247,6 +248,7 @@ def test_chart_files_are_named_by_their_page_and_recipe_pages_load_no_plotly(cat
     assert (catalogue.site / "assets/javascripts/plotly.min.js").stat().st_size > 1_000_000
 
 
+@pytest.mark.site
 def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
     project.add_synthetic("llama-3.1-70b/h100/base", tokens_per_s=900.0)
     project.add_synthetic("llama-3.1-70b/h100/faster", tokens_per_s=990.0)
@@ -257,6 +259,7 @@ def test_other_recipes_for_the_model_show_differences(project: Project) -> None:
     assert "TP8 PP2 16 × H100 990.0 (+10.0%) $1.08 (−9.1%) 42.4% (+3.9 pp) verified" in text
 
 
+@pytest.mark.site
 def test_other_recipes_are_the_cheapest_on_each_gpu_type(project: Project) -> None:
     """Whatever the reader's price basis, every recipe of one GPU type is priced at one $ per
     GPU-hour, so the cheapest other recipe is the fastest of some GPU type: a page lists those."""

@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+import pytest
 from conftest import Project, code_blocks, parse
 
 HOSTILE = (
@@ -64,6 +65,7 @@ def _hostile_recipe(project: Project) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.site
 def test_hostile_text_in_every_field_is_shown_as_text(project: Project) -> None:
     project.add_synthetic("llama-3.1-70b/h100/plain")
     data = _hostile_recipe(project)
@@ -95,6 +97,7 @@ def test_hostile_text_in_every_field_is_shown_as_text(project: Project) -> None:
     assert env in code_blocks(html)
 
 
+@pytest.mark.site
 def test_markdown_fields_render_markdown_but_show_raw_html_as_text(project: Project) -> None:
     _hostile_recipe(project)
     result = project.build()
@@ -107,6 +110,7 @@ def test_markdown_fields_render_markdown_but_show_raw_html_as_text(project: Proj
     assert "<a>link</a>" in notes  # the javascript: URL is dropped, the text kept
 
 
+@pytest.mark.site
 def test_labels_that_reach_titles_cannot_hold_markup(project: Project) -> None:
     # Material prints page titles unescaped, so the fields that make a title are restricted.
     data = project.add_synthetic("llama-3.1-70b/h100/label")
@@ -120,6 +124,7 @@ def test_labels_that_reach_titles_cannot_hold_markup(project: Project) -> None:
     )
 
 
+@pytest.mark.site
 def test_hostile_text_survives_json_csv_and_the_feed_exactly(project: Project) -> None:
     data = _hostile_recipe(project)
     result = project.build()

@@ -68,7 +68,7 @@ def fixture_files(folder: Path) -> dict[str, str]:
 def new_repo(tmp_path: Path, name: str) -> Path:
     repo = tmp_path / name
     repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
+    git(repo, "init", "-q", "--template=", "-b", "main")
     return repo
 
 

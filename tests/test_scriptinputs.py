@@ -46,6 +46,7 @@ def _with_inputs(text: str, inputs: str) -> str:
     return text.replace("\nrun: |", f"\n{inputs}run: |", 1)
 
 
+@pytest.mark.site
 def test_the_page_lists_each_input_and_says_which_the_author_did_not_describe(project: Project) -> None:
     project.add(
         SEED_ID, _with_inputs(SEED, "inputs:\n  - name: HF_CKPT\n    description: Path to the <b>checkpoint</b>\n")

@@ -241,6 +241,7 @@ def _edited_page_only_fields(data: dict) -> dict:
     return data
 
 
+@pytest.mark.site
 def test_dirty_serve_rebuilds_edits_and_serves_what_a_full_build_makes(project: Project, dirty_server: Server) -> None:
     server = dirty_server
     seed_page = f"recipes/{SEED_ID}/"

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+import pytest
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, build_site, code_blocks, copy_project, parse
 
@@ -127,6 +128,7 @@ def test_home_table_holds_the_first_rows_and_the_rest_as_data_with_exact_values(
     assert f'href="{SEED_URL}"' in row
 
 
+@pytest.mark.site
 def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Project) -> None:
     # $/GPU-hour: p5 6.88, p5en 7.912; throughputs chosen so prices tie and differ.
     project.add_synthetic("llama-3.1-8b/h100/cheap", model="Llama 3.1 8B", tokens_per_s=9000.0, tp=1, pp=1, count=8)
@@ -155,6 +157,7 @@ def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Proje
     ]
 
 
+@pytest.mark.site
 def test_fleets_of_other_gpus_and_several_nodes_build(project: Project) -> None:
     project.add_synthetic(
         "llama-3.1-70b/a100/four-nodes", gpu="A100", instance="AWS p4de.24xlarge", count=32, tokens_per_s=250.0
@@ -171,6 +174,7 @@ def test_fleets_of_other_gpus_and_several_nodes_build(project: Project) -> None:
     assert "16 × B200 180 GB (no public price, 8 per node, 2 nodes)" in onprem
 
 
+@pytest.mark.site
 def test_recipe_pages_stay_out_of_the_sidebar_but_index_pages_are_in_it(project: Project) -> None:
     for index in range(3):
         project.add_synthetic(f"llama-3.1-70b/h100/r{index}")
@@ -230,6 +234,7 @@ def _found_by(index: dict, query: str) -> set[str]:
     return found
 
 
+@pytest.mark.site
 def test_search_finds_a_recipe_by_model_gpu_framework_author_and_dataset(project: Project) -> None:
     # The index holds what a recipe is searched by, a kilobyte or so of each recipe, not its tables.
     project.add_seed()
@@ -257,6 +262,7 @@ def test_theme_uses_system_fonts_and_no_repository_api(seed_site: BuildResult) -
     assert 'data-md-component="source"' not in html  # would fetch stars from api.github.com
 
 
+@pytest.mark.site
 def test_nothing_is_written_into_docs_or_recipes(tmp_path: Path, project: Project) -> None:
     project.add_seed()
     before = sorted(p.relative_to(project.root) for p in project.root.rglob("*") if "__pycache__" not in p.parts)

@@ -414,7 +414,7 @@ class Sandbox:
             FAKE_GH_LOG=str(self.gh_log),
             FAKE_GH="",
         )
-        self.git(root, "init", "-q", "--bare", "-b", "main", str(self.remote))
+        self.git(root, "init", "-q", "--bare", "--template=", "-b", "main", str(self.remote))
 
     def git(self, cwd: Path, *args: str, **env: str) -> str:
         done = subprocess.run(
@@ -456,6 +456,13 @@ class Sandbox:
             size = int(header.split()[2])
             files[path], batch = batch[:size], batch[size + 1 :]
         return files
+
+    def pre_receive(self, script: str) -> None:
+        """Run `script` as the remote's pre-receive hook from now on."""
+        hook = self.remote / "hooks" / "pre-receive"
+        hook.parent.mkdir(exist_ok=True)  # made without git's sample hooks
+        hook.write_text(script)
+        hook.chmod(0o755)
 
     def tip(self, branch: str = "gh-pages") -> str:
         return self.git(self.remote, "rev-parse", "--verify", "-q", f"refs/heads/{branch}")
@@ -561,8 +568,7 @@ def test_a_writer_whose_push_is_overtaken_starts_again_from_the_new_tip(sandbox:
     # remote, on receiving the first push, publishes preview #8 before taking it. The first push,
     # whose lease names the tip it fetched, is then refused.
     site_8 = fake_site(sandbox.root / "site-8", extra={"recipes/x/index.html": b"8"})
-    hook = sandbox.remote / "hooks" / "pre-receive"
-    hook.write_text(
+    sandbox.pre_receive(
         "#!/usr/bin/env bash\n"
         "set -euo pipefail\n"
         "cat > /dev/null\n"
@@ -572,7 +578,6 @@ def test_a_writer_whose_push_is_overtaken_starts_again_from_the_new_tip(sandbox:
         "unset $(git rev-parse --local-env-vars) GIT_QUARANTINE_PATH\n"
         f'"{SCRIPTS}/pages-publish.sh" pr-8 "{site_8}" > /dev/null\n'
     )
-    hook.chmod(0o755)
     site_7 = fake_site(sandbox.root / "site-7", extra={"recipes/x/index.html": b"7"})
     outcome = sandbox.script("pages-publish.sh", "pr-7", site_7, MARKER=str(sandbox.root / "overtaken"))
     assert (sandbox.root / "overtaken").exists()
@@ -587,9 +592,7 @@ def test_a_writer_whose_push_is_overtaken_starts_again_from_the_new_tip(sandbox:
 
 def test_a_writer_gives_up_after_its_attempts(sandbox: Sandbox) -> None:
     published(sandbox)
-    hook = sandbox.remote / "hooks" / "pre-receive"
-    hook.write_text("#!/bin/sh\necho refused >&2\nexit 1\n")
-    hook.chmod(0o755)
+    sandbox.pre_receive("#!/bin/sh\necho refused >&2\nexit 1\n")
     outcome = sandbox.script("pages-remove.sh", "3", ok=True)  # nothing to remove: no push
     assert outcome.outputs == {"changed": "false"}
     outcome = sandbox.script("pages-publish.sh", "pr-3", fake_site(sandbox.root / "s"), ok=False, PAGES_ATTEMPTS="2")
@@ -672,7 +675,7 @@ class Repository:
     def __init__(self, sandbox: Sandbox, folder: Path) -> None:
         self.sandbox, self.folder = sandbox, folder
         folder.mkdir(parents=True, exist_ok=True)
-        sandbox.git(folder, "init", "-q", "-b", "main")
+        sandbox.git(folder, "init", "-q", "--template=", "-b", "main")
         sandbox.git(folder, "remote", "add", "origin", str(sandbox.remote))
 
     def commit(self, files: dict[str, bytes | None], message: str = "change", **env: str) -> str:
