@@ -395,6 +395,8 @@ class Sandbox:
         gh.write_text('#!/bin/sh\nprintf \'%s\\n\' "$*" >> "$FAKE_GH_LOG"\nprintf \'%s\\n\' "$FAKE_GH"\n')
         gh.chmod(0o755)
         self.gh_log = root / "gh.log"
+        empty = root / "git-template"
+        empty.mkdir()
         self.env = {
             key: value
             for key, value in os.environ.items()
@@ -404,6 +406,7 @@ class Sandbox:
             PATH=f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
             GIT_CONFIG_GLOBAL=os.devnull,
             GIT_CONFIG_NOSYSTEM="1",
+            GIT_TEMPLATE_DIR=str(empty),  # no sample hooks in each repository the scripts make
             GIT_AUTHOR_NAME="A",
             GIT_AUTHOR_EMAIL="a@example.org",
             GIT_COMMITTER_NAME="A",
@@ -414,7 +417,7 @@ class Sandbox:
             FAKE_GH_LOG=str(self.gh_log),
             FAKE_GH="",
         )
-        self.git(root, "init", "-q", "--bare", "--template=", "-b", "main", str(self.remote))
+        self.git(root, "init", "-q", "--bare", "-b", "main", str(self.remote))
 
     def git(self, cwd: Path, *args: str, **env: str) -> str:
         done = subprocess.run(
@@ -675,7 +678,7 @@ class Repository:
     def __init__(self, sandbox: Sandbox, folder: Path) -> None:
         self.sandbox, self.folder = sandbox, folder
         folder.mkdir(parents=True, exist_ok=True)
-        sandbox.git(folder, "init", "-q", "--template=", "-b", "main")
+        sandbox.git(folder, "init", "-q", "-b", "main")
         sandbox.git(folder, "remote", "add", "origin", str(sandbox.remote))
 
     def commit(self, files: dict[str, bytes | None], message: str = "change", **env: str) -> str:

@@ -264,6 +264,8 @@ def measure(
         ids.append(recipe_id)
     site = workdir / f"catalogue-{size}-site"
     built = _build(project, site, strict=True)  # as CI builds it
+    # Right after that build, which is then the first of the pair the server's first build is held to.
+    serving = _serve(project, ids[0], reference, edits, built, workdir / f"paired-{size}-site") if serve else None
     plain = workdir / f"plain-{size}"
     _plain_copy(project, plain)
     plain_built = _build(plain, workdir / f"plain-{size}-site", strict=False)
@@ -286,18 +288,19 @@ def measure(
         compare_bytes=sum((site / recipe_json_path(recipe_id)).stat().st_size for recipe_id in compared),
         index_bytes=(site / "api" / "index.json").stat().st_size,
         search_bytes=(site / "search" / "search_index.json").stat().st_size,
-        serving=_serve(project, ids[0], reference, edits, workdir / f"paired-{size}-site") if serve else None,
+        serving=serving,
         home_table_ms=tablebench.home_table_ms(site) if size >= TABLE_FROM else None,
     )
 
 
-def _serve(project: Path, recipe_id: str, reference: Reference, edits: int, paired_site: Path) -> Serving:
-    """Start `mkdocs serve --dirty` (as `./dev serve` does) and time edits of one recipe; with a
-    build of the same project right before the server starts and right after it stops."""
-    before = _build(project, paired_site, strict=True)["seconds"]
+def _serve(
+    project: Path, recipe_id: str, reference: Reference, edits: int, before: dict[str, float], paired_site: Path
+) -> Serving:
+    """Start `mkdocs serve --dirty` (as `./dev serve` does) and time edits of one recipe, right after
+    the build `before` of the same project; and build it again right after the server stops."""
     serving = _serve_and_edit(project, recipe_id, reference, edits)
     after = _build(project, paired_site, strict=True)["seconds"]
-    return dataclasses.replace(serving, paired_build_seconds=(before + after) / 2)
+    return dataclasses.replace(serving, paired_build_seconds=(before["seconds"] + after) / 2)
 
 
 def _serve_and_edit(project: Path, recipe_id: str, reference: Reference, edits: int) -> Serving:
