@@ -28,6 +28,31 @@ SEED_PATH = REPO / "recipes" / f"{SEED_ID}.yaml"
 SEED = SEED_PATH.read_text(encoding="utf-8")
 
 
+_UNGROUPED = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `xdist_group` share a server or a browser in one worker; a pytest-xdist that
+    cannot give pytest a test's group (a suffix of its id) spreads them over every worker instead,
+    silently. Each such test then fails, saying so, rather than test something else."""
+    if not getattr(config.option, "loadgroup", False):  # set in xdist's workers under --dist loadgroup
+        return
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name")) for mark in marks})
+        if groups and not item.nodeid.endswith("@" + "_".join(groups)):
+            item.stash[_UNGROUPED] = (
+                f"pytest-xdist did not put this test in its group {groups} (pytest {pytest.__version__}): "
+                "install the versions in constraints.txt"
+            )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if _UNGROUPED in item.stash:
+        pytest.fail(item.stash[_UNGROUPED], pytrace=False)
+
+
 @dataclass
 class BuildResult:
     ok: bool
