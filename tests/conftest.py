@@ -97,9 +97,13 @@ class Project:
     def add_seed(self, recipe_id: str = SEED_ID) -> Path:
         return self.add(recipe_id, SEED_PATH.read_bytes())
 
-    def build(self) -> BuildResult:
+    def buildable(self) -> Path:
+        """The project's root, once it is known to hold everything a build needs."""
         assert (self.root / "mkdocs.yml").is_file(), "this project holds its data alone: mark the test `site`"
-        return build_site(self.root, self.site)
+        return self.root
+
+    def build(self) -> BuildResult:
+        return build_site(self.buildable(), self.site)
 
 
 class _LogLines(logging.Handler):

@@ -48,7 +48,7 @@ class Server:
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", *options, "-a", f"127.0.0.1:{self.port}"],
-            cwd=project.root,
+            cwd=project.buildable(),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -14,7 +14,7 @@ from test_serve import Server
 
 from .conftest import Watch, watched_tab
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.site]
 
 # What Chromium says of MkDocs' own inline script, which the policy refuses (the point of the file).
 REFUSED = "Executing inline script violates the following Content Security Policy directive"
