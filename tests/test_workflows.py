@@ -372,7 +372,7 @@ def test_deployments_share_one_group_and_deploy_the_tip_of_the_branch() -> None:
 
 @pytest.fixture(scope="module")
 def publications(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Remotes as `published` left them, copied by the next test that asks for the same state."""
+    """Remotes as `published` left them, for the next test that asks for the same state."""
     return tmp_path_factory.mktemp("publications")
 
 

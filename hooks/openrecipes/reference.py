@@ -151,8 +151,8 @@ _KINDS = ("gpus", "instances", "models")
 def load_reference(root: Path) -> tuple[Reference | None, list[Problem]]:
     """Read and validate reference/{gpus,instances,models}.yaml; None if any of them is broken.
 
-    The same bytes give the same (shared, immutable) result without being parsed again: a build
-    reads the reference data several times, and `mkdocs serve` once per rebuild."""
+    The same bytes give the same result (shared: never change it) without being parsed again: a
+    build reads the reference data several times, and `mkdocs serve` once per rebuild."""
     raws, unread = [], []
     for kind in _KINDS:
         display = f"{REFERENCE_DIR}/{kind}.yaml"
