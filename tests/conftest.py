@@ -175,10 +175,7 @@ def project(tmp_path: Path, reference: Reference, request: pytest.FixtureRequest
     root = tmp_path / "project"
     if request.node.get_closest_marker("site"):
         return Project(copy_project(root), reference)
-    for part in DATA_PARTS:
-        shutil.copytree(REPO / part, root / part)
-    (root / "recipes").mkdir()
-    return Project(root, reference)
+    return Project(bench.copy_project(REPO, root, parts=DATA_PARTS), reference)
 
 
 class TextAndTags(HTMLParser):

@@ -170,12 +170,20 @@ def synthetic_recipes(reference: Reference, count: int) -> Iterator[tuple[str, s
         yield recipe_id, yaml_text(data, recipe_id)
 
 
-def copy_project(source: Path, destination: Path, *, with_recipes: bool = False, package: bool = True) -> Path:
-    """What a build needs from the project, with its recipes or with an empty recipes/ folder;
-    without `package`, the hook alone, which then imports the `openrecipes` installed in this
-    environment (as the tests do: a copy of the package per project is a few thousand files a run)."""
+def copy_project(
+    source: Path,
+    destination: Path,
+    *,
+    with_recipes: bool = False,
+    package: bool = True,
+    parts: Sequence[str] = PROJECT_PARTS,
+) -> Path:
+    """What a build needs from the project (or only `parts` of it), with its recipes or with an
+    empty recipes/ folder; without `package`, the hook alone, which then imports the `openrecipes`
+    installed in this environment (as the tests do: a copy of the package per project is a few
+    thousand files a run)."""
     destination.mkdir(parents=True, exist_ok=True)
-    for part in PROJECT_PARTS:
+    for part in parts:
         path = source / part
         if part == "hooks" and not package:
             (destination / part).mkdir()
