@@ -6,11 +6,13 @@ package is imported here at the top, never lazily inside an event.
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 import shutil
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
@@ -20,6 +22,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 import openrecipes
+from openrecipes import csp
 from openrecipes.fragments import restore
 from openrecipes.htmlspace import collapse_whitespace
 from openrecipes.incremental import Generation, Rebuilds, cache_folder
@@ -53,6 +56,7 @@ _build: Generation | None = None
 _searched: dict[str, list] = {}  # page URL -> its search entries, for the pages this build rebuilt
 _indexed = 0  # how many entries the search plugin held after the last page
 _written: tuple[set[str], list[str]] = (set(), [])  # the site's files and its pages in order
+_integrities: dict[str, str] = {}  # each script of the site (path in the site) -> its integrity
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -130,6 +134,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         raise PluginError(f"making the generated files failed: {error!r}") from error
     if _command == "serve":
         files.append(File.generated(config, LIVE_RELOAD, abs_src_path=str(LIVE_RELOAD_SOURCE)))
+    files.append(File.generated(config, csp.INTEGRITY_JS, content=""))  # written in on_env
     docs_dir = Path(config.docs_dir).resolve()
     for item in _build.files():
         if item.source is not None:
@@ -171,14 +176,31 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 
 @event_priority(-100)  # after the search plugin has indexed the page
 def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:
-    """Under `serve --dirty`, the search entries of each page rebuilt: what the search plugin has
-    just added to its index (it forgets the other pages; incremental.py writes the whole index)."""
+    """The search entries the search plugin has just made of this page: titles as the search box
+    shows them (markup), and under `serve --dirty` kept for the page (the plugin forgets the
+    other pages; incremental.py writes the whole index)."""
     global _indexed
     index = getattr(config.plugins.get("material/search"), "search_index", None)
-    if _rebuilds is not None and _rebuilds.indexes_pages and index is not None:
-        _searched[page.url] = list(index.entries[_indexed:])
-        _indexed = len(index.entries)
+    if index is None:
+        return context
+    added = index.entries[_indexed:]
+    _indexed = len(index.entries)
+    _escape_title_entries(added, page)
+    if _rebuilds is not None and _rebuilds.indexes_pages:
+        _searched[page.url] = list(added)
     return context
+
+
+def _escape_title_entries(entries: list[dict[str, Any]], page: Page) -> None:
+    """The search box shows an entry's title as markup. Titles of sections are, escaped by the
+    plugin; a section before the first heading gets the page's title as it is, which is text."""
+    title = str(page.meta.get("title", page.title) or "").strip()
+    escaped = html.escape(title, quote=False)
+    if escaped == title:
+        return
+    for entry in entries:
+        if entry.get("title") == title:
+            entry["title"] = escaped
 
 
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
@@ -197,14 +219,49 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
                 file.content_string = text
     except Exception as error:  # a bug of ours in a renderer
         raise PluginError(f"rendering the generated files failed: {error!r}") from error
+    _sign_scripts(env, config, files)
     _indexed = 0
     pages = files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
     _written = ({file.dest_uri for file in files}, [file.page.url for file in pages if file.page is not None])
     return env
 
 
+def _sign_scripts(env: Environment, config: MkDocsConfig, files: Files) -> None:
+    """The integrity of every script of the site, `assets/integrity.js` written from them, and
+    the Content-Security-Policy that allows those scripts and no other (csp.py)."""
+    global _integrities
+    site_dir = Path(config.site_dir)
+    unchanged = str(_rebuilds.unchanged) if _rebuilds is not None else None
+    integrities = {}
+    for file in files:
+        if csp.is_script(file.dest_uri) and file.dest_uri != csp.INTEGRITY_JS:
+            # Under serve --dirty an unchanged output stands in for the file the last build wrote.
+            kept = unchanged is not None and file.abs_src_path == unchanged
+            content = (site_dir / file.dest_uri).read_bytes() if kept else file.content_bytes
+            integrities[file.dest_uri] = csp.integrity(content)
+    listing = files.get_file_from_path(csp.INTEGRITY_JS)
+    if listing is not None:
+        listing.content_string = csp.integrity_script(integrities)
+        integrities[csp.INTEGRITY_JS] = csp.integrity(listing.content_bytes)
+    _integrities = integrities
+    env.globals["openrecipes_csp"] = csp.policy(integrities.values())
+
+
+def _signed(output: str, dest_uri: str, config: MkDocsConfig) -> str:
+    root = urlsplit(config.site_url or "/").path or "/"
+    try:
+        return csp.with_integrity(output, dest_uri, _integrities, root)
+    except csp.ScriptError as error:
+        raise PluginError(str(error)) from error
+
+
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    return collapse_whitespace(output)
+    return collapse_whitespace(_signed(output, page.file.dest_uri, config))
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    """Pages the theme makes without a source (404.html) carry signed scripts too."""
+    return _signed(output_content, template_name, config) if template_name.endswith(".html") else output_content
 
 
 def on_post_build(config: MkDocsConfig) -> None:

@@ -269,14 +269,23 @@
   const libraries = new Map(); // src -> promise of the global it defines
 
   /**
-   * Load the script at `src` once, on the pages that need it, and resolve with the global
-   * `name` it defines. A failed load is tried again the next time it is asked for.
+   * Load the script at `src` (an address of this site) once, on the pages that need it, and
+   * resolve with the global `name` it defines. The page's policy allows scripts by hash only:
+   * the script carries the integrity assets/integrity.js (generated) gives for its path. A failed
+   * load is tried again the next time it is asked for.
    */
   OR.loadScript = function (src, name) {
     if (window[name]) return Promise.resolve(window[name]);
     if (!libraries.has(src)) {
       const loading = new Promise((resolve, reject) => {
+        const path = src.startsWith(OR.siteRoot.href) ? src.slice(OR.siteRoot.href.length) : null;
+        const integrity = path !== null && OR.integrity ? OR.integrity[path] : undefined;
+        if (!integrity) {
+          reject(new Error(`no integrity for ${src}: not a library of this site`));
+          return;
+        }
         const script = document.createElement("script");
+        script.integrity = integrity;
         script.src = src;
         script.async = true;
         script.onload = () => (window[name] ? resolve(window[name]) : reject(new Error(`${src} defines no ${name}`)));

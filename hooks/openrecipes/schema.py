@@ -18,12 +18,33 @@ import jsonschema
 import yaml
 from jsonschema import Draft202012Validator
 
+from . import plaintext
 from .problems import Problem, json_path
 from .records import Build, record_builder
 from .refs import inline_refs
 from .yamlsource import SourceMap
 
 SCHEMA_RELATIVE_PATH = "schema/recipe.schema.yaml"
+
+
+def _format_checker() -> jsonschema.FormatChecker:
+    """Draft 2020-12's formats, and the project's own: `plain-name` and `prose` (plaintext.py),
+    each refusal raising the reason the error message gives."""
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
+    for name, problem in (("plain-name", plaintext.name_problem), ("prose", plaintext.prose_problem)):
+        checker.checks(name, raises=ValueError)(functools.partial(_rule, problem))
+    return checker
+
+
+def _rule(problem: Callable[[str], str | None], value: Any) -> bool:
+    reason = problem(value) if isinstance(value, str) else None
+    if reason:
+        raise ValueError(reason)
+    return True
+
+
+FORMAT_CHECKER = _format_checker()
 
 
 @dataclass(frozen=True)
@@ -65,7 +86,7 @@ class Schema:
         root = document["$defs"][definition] if definition else document
         # References resolved once here rather than on every validation: 3× faster over thousands of recipes.
         inlined = inline_refs(root, document)
-        checker = Draft202012Validator.FORMAT_CHECKER
+        checker = FORMAT_CHECKER
         compiled = {key: value for key, value in inlined.items() if key not in ("$defs", "$schema", "$id")}
         fast = fastjsonschema.compile(
             {"$schema": "http://json-schema.org/draft-07/schema#", **_without_annotations(compiled)},
@@ -227,9 +248,14 @@ def _explain(
 ) -> Iterator[Problem]:
     path = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, Mapping) else {}
+    # A key refused by the mapping's `propertyNames` rule: jsonschema reports it at the mapping,
+    # with the key as the instance; it is pointed at where the key is written.
+    names_key = "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str)
+    if names_key:
+        path = (*path, error.instance)
 
     def at(location_path: tuple, message: str, *, key: bool = False) -> Problem:
-        position = source_map.key_at(location_path) if key else source_map.value_at(location_path)
+        position = source_map.key_at(location_path) if key or names_key else source_map.value_at(location_path)
         return Problem(display_path, position.line, position.column, json_path(location_path), message)
 
     if error.validator == "additionalProperties":
@@ -266,7 +292,7 @@ def _explain(
         yield at(where, schema["x-message"], key=bool(names))
         return
 
-    shown = _shown_value(error.instance, path, source_map)
+    shown = _shown_value(error.instance, () if names_key else path, source_map)
     if error.validator == "type":
         expected = error.validator_value
         expected_text = " or ".join(repr(t) for t in expected) if isinstance(expected, list) else repr(expected)
@@ -288,6 +314,9 @@ def _explain(
     elif error.validator == "format" and error.validator_value == "date":
         message = f"{shown} is not an ISO date; write it as YYYY-MM-DD (2026-10-14)"
         hint = None
+    elif error.validator == "format" and error.cause is not None:
+        message = f"{shown} {error.cause}"
+        hint = schema.get("x-hint")
     elif error.validator == "maximum" and error.validator_value == 1 and _is_number(error.instance):
         message = f"{shown} is greater than 1; this is a fraction: did you mean {error.instance / 100:g}?"
         hint = schema.get("x-hint")
