@@ -12,16 +12,19 @@
  *
  * Rows are data, not elements: the table shows the first rows of the matching ones in order and
  * offers the next ones, so sorting and filtering thousands of rows touches a screenful of DOM.
- * The home page holds only its first rows (data-or-total says how many there are): the others
- * come from assets/catalogue-rows.json (export.catalogue_rows), loaded from the site's own root,
- * and are drawn here exactly as the build draws a row. Without JavaScript the rows in the page
- * are a complete table (the home page's first rows, a model's or GPU's every recipe).
+ * The home page, and a model's or GPU type's page with many recipes, hold only their first rows
+ * (data-or-total says how many there are): the others come from assets/catalogue-rows.json
+ * (export.catalogue_rows), loaded from the site's own root, and are drawn here exactly as the build
+ * draws a row. A model's or GPU type's page keeps the rows of its own group: data-or-group-by names
+ * the kind (model, gpu) and data-or-group the page's slug, which is only compared with each row's
+ * slug in the data's `groups`, never used as an address. Without JavaScript the rows in the page
+ * are a complete table (the first rows, or a small group's every recipe).
  *
  * Contract: [data-or-catalogue] holds [data-or-count] and a table whose header cells carry
  * data-key, data-cell (link, badge, price, text) and data-type="number" on numeric columns,
  * whose rows carry data-recipe and the filter attributes, and whose cells carry data-value
  * ("" = missing: last in either direction) and data-label; a $ / 1M cell carries data-gpu and
- * data-tokens-per-s.
+ * data-tokens-per-s; on a group page the root carries data-or-group-by and data-or-group.
  */
 (function () {
   "use strict";
@@ -90,7 +93,17 @@
     return row;
   }
 
-  function rowsFromData(data, columns) {
+  /** The indexes of the rows of `data` the table shows: all, or on a group page its group's. */
+  function rowIndexes(data, group) {
+    const indexes = data.id.map((id, i) => i);
+    if (!group) return indexes;
+    const groups = data.groups || {};
+    if (!Object.prototype.hasOwnProperty.call(groups, group.by)) throw new Error(`${ROWS}: no ${group.by} groups`);
+    const keys = expand(groups[group.by], data.count);
+    return indexes.filter((i) => keys[i] === group.key);
+  }
+
+  function rowsFromData(data, columns, group) {
     const count = data.count;
     const urls = data.url.list || data.id.map((id) => `${data.url.prefix}${id}${data.url.suffix}`);
     const facets = FILTERS.map((filter) => [filter.name, expand(data.facets[filter.name], count)]);
@@ -107,7 +120,8 @@
         detailLabel: source.detail_label || "",
       });
     }
-    return data.id.map((id, i) => {
+    return rowIndexes(data, group).map((i) => {
+      const id = data.id[i];
       const row = { id, tr: null, url: urls[i], tokens: data.tokens[i], texts: {}, values: {}, details: {}, facets: {} };
       for (const [name, values] of facets) row.facets[name] = values[i] ?? "";
       for (const column of cols) {
@@ -145,6 +159,9 @@
       });
       this.setRows(Array.from(this.body.rows).filter((tr) => tr.hasAttribute("data-recipe")).map((tr) => rowFromElement(tr, this.columns)));
       this.total = Number(root.getAttribute("data-or-total")) || this.rows.length;
+      // A model's or GPU type's page: which rows of the data are its own (compared, never fetched).
+      const by = root.getAttribute("data-or-group-by");
+      this.group = by ? { by, key: root.getAttribute("data-or-group") || "" } : null;
       this.complete = this.rows.length >= this.total;
       this.limit = PAGE;
       this.priceSerial = 0;
@@ -199,7 +216,7 @@
         .then((data) => {
           if (this.signal.aborted) return;
           const drawn = new Map(this.rows.map((row) => [row.id, row.tr]));
-          const rows = rowsFromData(data, this.columns);
+          const rows = rowsFromData(data, this.columns, this.group);
           for (const row of rows) row.tr = drawn.get(row.id) || null;
           this.setRows(rows);
           this.total = rows.length;

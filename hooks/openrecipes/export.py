@@ -151,7 +151,8 @@ def _sort_value(value: Any) -> Any:
 def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dict[str, Any]:
     """The catalogue tables' rows in table order, column by column, for docs/assets/table.js: each
     column's text and sort value, each filter's value, the GPU type and tokens/s the $ / 1M is
-    recomputed from at the reader's price basis. About a tenth of the table's HTML per row."""
+    recomputed from at the reader's price basis, and the slugs of its model's and GPU type's pages
+    (`groups`). About a tenth of the table's HTML per row."""
     ids = [entry.recipe.id for entry in entries]
     urls = [url(entry) for entry in entries]
     prefix, suffix = ("", "")
@@ -182,6 +183,8 @@ def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dic
         "tokens": [entry.recipe.fields.result.tokens_per_s_per_gpu for entry in entries],
         "columns": columns,
         "facets": {fact.key: _column([fact.facet_text(entry) for entry in entries]) for fact in facts.FACETS},
+        # The model's and the GPU type's page of each row (their slugs): a group page keeps its own.
+        "groups": {key: _column([facts.group_slug(key, entry) for entry in entries]) for key in facts.GROUPED_BY},
     }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from . import describe, fmt, pricebasis, records
-from .loader import Entry
+from .loader import Entry, slug
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"
@@ -528,6 +528,17 @@ price basis, then MFU, then id; missing values last. table.js applies it at the 
 def hidden_by_default(entry: Entry) -> bool:
     """Whether the catalogue tables leave the recipe out until the reader asks (a deprecated one)."""
     return any(fact.facet_text(entry) in fact.facet_hidden for fact in FACETS if fact.facet_hidden)
+
+
+GROUPED_BY = ("model", "gpu")
+"""The facts with a page per value (`models/<slug>/`, `gpus/<slug>/`: pages.group_outputs). Each row
+of the tables' data carries its group slugs (export.catalogue_rows), which table.js compares with
+the page's own to keep that page's rows."""
+
+
+def group_slug(key: str, entry: Entry) -> str:
+    """The slug of the group page of fact `key` (one of GROUPED_BY) that lists the recipe."""
+    return slug(BY_KEY[key].facet_text(entry))
 
 
 def facet_config(facets: Sequence[Fact] = FACETS) -> list[dict[str, Any]]:

@@ -43,6 +43,9 @@ HOME_ROWS = 50
 """Rows of the home page's table written into its HTML: more than a screen, so the first screen
 needs no script; table.js adds the others from CATALOGUE_ROWS_JSON (the page stays small at
 thousands of recipes)."""
+GROUP_ROWS = 50
+"""Rows of a model's or GPU type's table written into its HTML when it has more recipes than this:
+the first current ones, as on the home page; table.js adds the page's others from the same data."""
 
 
 class Pages:
@@ -265,10 +268,8 @@ def _charts(
 def group_outputs(site: Pages) -> list[Output]:
     """A page per model and per GPU type with its recipes, and an index page of each."""
     outputs = []
-    for kind, index_src, key_of in (
-        ("model", MODELS_PAGE, lambda e: e.recipe.fields.model),
-        ("gpu", GPUS_PAGE, gpu_key),
-    ):
+    for kind, index_src in (("model", MODELS_PAGE), ("gpu", GPUS_PAGE)):
+        key_of = facts.BY_KEY[kind].facet_text  # as facts.group_slug, which table.js keeps a page's rows by
         groups: dict[str, list[Entry]] = defaultdict(list)
         names: dict[str, str] = {}
         for entry in site.entries:
@@ -289,9 +290,12 @@ def group_outputs(site: Pages) -> list[Output]:
                 name=names[group_slug],
                 gpu=gpu,
                 model=site.reference.model(names[group_slug]) if kind == "model" else None,
-                rows=functools.partial(site.rows, src, members),
+                rows=functools.partial(site.rows, src, _first_rows(members, GROUP_ROWS)),
+                total=len(members),
+                group={"kind": kind, "slug": group_slug},
                 charts=group_charts,
             )
+            # The page shows its first rows, chosen from every member's listing, and their count.
             outputs += [Output(src, render=page, inputs=members_inputs), *chart_outputs]
             current = [entry for entry in members if not facts.hidden_by_default(entry)]
             summaries.append(
@@ -305,6 +309,14 @@ def group_outputs(site: Pages) -> list[Output]:
             )
         outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
     return outputs
+
+
+def _first_rows(entries: Sequence[Entry], cap: int) -> Sequence[Entry]:
+    """The rows of a group page's table written into its HTML: every one of `entries` when they are
+    no more than `cap`, else the first `cap` current ones (table.js loads the others)."""
+    if len(entries) <= cap:
+        return entries
+    return [entry for entry in entries if not facts.hidden_by_default(entry)][:cap]
 
 
 def gpu_key(entry: Entry) -> str:
