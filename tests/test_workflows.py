@@ -476,12 +476,29 @@ class Outcome:
         self.stdout, self.stderr, self.outputs = stdout, stderr, outputs
 
 
+FAKE_POLICY = "default-src 'self'; script-src 'self'; object-src 'none'"
+MARK, OTHER_MARK = "recipes/m/g/x.yaml", "recipes/m/g/y.yaml"
+"""Files made from a recipe, whose bytes are the data's: what tells one fake preview from another."""
+SITEMAP = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>\n'
+
+
+def fake_page(path: str, text: str) -> bytes:
+    """A page as the checker wants one: the policy first in its head, scripts from assets/ only."""
+    up = "../" * path.count("/")
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{FAKE_POLICY}">\n'
+        f'<meta charset="utf-8">\n<title>{text}</title>\n<script src="{up}assets/core.js"></script>\n'
+        f"</head>\n<body>{text}</body>\n</html>\n"
+    ).encode()
+
+
 def fake_site(folder: Path, *, core: bytes = b"// core v1\n", extra: dict[str, bytes] | None = None) -> Path:
     """A few files shaped like the built site: pages and data, and assets."""
     files = {
-        "index.html": b"<html>home</html>\n",
-        "sitemap.xml": b"<urlset/>\n",
-        "recipes/a/b/c/index.html": b"<html>recipe</html>\n",
+        "index.html": fake_page("index.html", "home"),
+        "sitemap.xml": SITEMAP,
+        "recipes/a/b/c/index.html": fake_page("recipes/a/b/c/index.html", "recipe"),
         "assets/core.js": core,
         "assets/javascripts/bundle.min.js": b"// material\n",
         "assets/openrecipes.css": b"body {}\n",
@@ -510,7 +527,7 @@ def published(sandbox: Sandbox, *numbers: int) -> dict[str, bytes]:
         return sandbox.pages()
     sandbox.script("pages-publish.sh", "root", fake_site(sandbox.root / "main-site"))
     for number in numbers:
-        site = fake_site(sandbox.root / f"site-{number}", extra={"recipes/x/index.html": f"{number}".encode()})
+        site = fake_site(sandbox.root / f"site-{number}", extra={MARK: f"{number}".encode()})
         assert sandbox.script("pages-publish.sh", f"pr-{number}", site).outputs == {"changed": "true"}
     shutil.copytree(sandbox.remote, state, symlinks=True)
     return sandbox.pages()
@@ -518,13 +535,13 @@ def published(sandbox: Sandbox, *numbers: int) -> dict[str, bytes]:
 
 def test_previews_and_main_each_change_only_their_own_folder(sandbox: Sandbox) -> None:
     before = published(sandbox, 3, 7)
-    assert before["pr-7/recipes/x/index.html"] == b"7"
+    assert before[f"pr-7/{MARK}"] == b"7"
     assert {path[5:] for path in under(before, "pr-7")} == {path[5:] for path in under(before, "pr-3")}
     # Publishing again replaces the preview, and leaves main and the other preview as they were.
-    site = fake_site(sandbox.root / "site-7-again", extra={"recipes/y/index.html": b"new"})
+    site = fake_site(sandbox.root / "site-7-again", extra={OTHER_MARK: b"new"})
     assert sandbox.script("pages-publish.sh", "pr-7", site).outputs == {"changed": "true"}
     after = sandbox.pages()
-    assert "pr-7/recipes/x/index.html" not in after and after["pr-7/recipes/y/index.html"] == b"new"
+    assert f"pr-7/{MARK}" not in after and after[f"pr-7/{OTHER_MARK}"] == b"new"
     assert under(after, "pr-3") == under(before, "pr-3")
     assert outside_previews(after) == outside_previews(before)
     # The same files again change nothing, and push nothing.
@@ -537,12 +554,12 @@ def test_previews_and_main_each_change_only_their_own_folder(sandbox: Sandbox) -
 
 def test_main_replaces_its_own_files_and_drops_previews_of_closed_pull_requests(sandbox: Sandbox) -> None:
     before = published(sandbox, 3, 7)
-    site = fake_site(sandbox.root / "main-2", extra={"new.html": b"new"})
+    site = fake_site(sandbox.root / "main-2", extra={"api/index.json": b"new"})
     (site / "sitemap.xml").unlink()
     # Without pruning, every preview stays.
     sandbox.script("pages-publish.sh", "root", site)
     after = sandbox.pages()
-    assert "sitemap.xml" not in after and after["new.html"] == b"new"
+    assert "sitemap.xml" not in after and after["api/index.json"] == b"new"
     assert under(after, "pr-3") == under(before, "pr-3") and under(after, "pr-7") == under(before, "pr-7")
     # With it, only those of open pull requests (GitHub answers: #3 and #12 are open).
     sandbox.script("pages-publish.sh", "root", site, PAGES_PRUNE_CLOSED="true", FAKE_GH="3\n12")
@@ -570,7 +587,7 @@ def test_a_writer_whose_push_is_overtaken_starts_again_from_the_new_tip(sandbox:
     # Stand-in for a second writer that pushes between the first one's fetch and its push: the
     # remote, on receiving the first push, publishes preview #8 before taking it. The first push,
     # whose lease names the tip it fetched, is then refused.
-    site_8 = fake_site(sandbox.root / "site-8", extra={"recipes/x/index.html": b"8"})
+    site_8 = fake_site(sandbox.root / "site-8", extra={MARK: b"8"})
     sandbox.pre_receive(
         "#!/usr/bin/env bash\n"
         "set -euo pipefail\n"
@@ -581,14 +598,14 @@ def test_a_writer_whose_push_is_overtaken_starts_again_from_the_new_tip(sandbox:
         "unset $(git rev-parse --local-env-vars) GIT_QUARANTINE_PATH\n"
         f'"{SCRIPTS}/pages-publish.sh" pr-8 "{site_8}" > /dev/null\n'
     )
-    site_7 = fake_site(sandbox.root / "site-7", extra={"recipes/x/index.html": b"7"})
+    site_7 = fake_site(sandbox.root / "site-7", extra={MARK: b"7"})
     outcome = sandbox.script("pages-publish.sh", "pr-7", site_7, MARKER=str(sandbox.root / "overtaken"))
     assert (sandbox.root / "overtaken").exists()
     assert "moved since it was fetched" in outcome.stderr
     assert outcome.outputs == {"changed": "true"}
     after = sandbox.pages()
-    assert after["pr-8/recipes/x/index.html"] == b"8"
-    assert after["pr-7/recipes/x/index.html"] == b"7"
+    assert after[f"pr-8/{MARK}"] == b"8"
+    assert after[f"pr-7/{MARK}"] == b"7"
     assert under(after, "pr-3") == under(before, "pr-3")
     assert outside_previews(after) == outside_previews(before)
 
@@ -605,10 +622,10 @@ def test_a_writer_gives_up_after_its_attempts(sandbox: Sandbox) -> None:
 @pytest.mark.parametrize(
     ("change", "complaint"),
     [
-        ({"assets/core.js": b"alert(document.domain)\n"}, "not on the live site as built: assets/core.js"),
-        ({"assets/evil.js": b"alert(1)\n"}, "not on the live site as built: assets/evil.js"),
-        ({"recipes/a/b/c/chart.svg": b"<svg onload='alert(1)'/>"}, "not on the live site as built: recipes/a/b/c"),
-        ({".well-known/x.txt": b"x"}, "hidden files are not published"),
+        ({"assets/core.js": b"alert(document.domain)\n"}, "assets/core.js: not on the live site as built"),
+        ({"assets/evil.js": b"alert(1)\n"}, "assets/evil.js: not on the live site as built"),
+        ({"recipes/a/b/c/chart.svg": b"<svg onload='alert(1)'/>"}, "recipes/a/b/c/chart.svg: not a file the build"),
+        ({".well-known/x.txt": b"x"}, ".well-known: a hidden file or folder"),
     ],
 )
 def test_a_preview_brings_no_asset_of_its_own(sandbox: Sandbox, change: dict[str, bytes], complaint: str) -> None:
@@ -644,7 +661,7 @@ def test_a_preview_follows_the_pull_request_as_it_is_now(
 ) -> None:
     before = published(sandbox, 7)
     sha = "f" * 40
-    site = fake_site(sandbox.root / "site-7-new", extra={"recipes/x/index.html": b"new"})
+    site = fake_site(sandbox.root / "site-7-new", extra={MARK: b"new"})
     outcome = sandbox.script("preview-publish.sh", "7", sha, kind, site, FAKE_GH=state.format(sha=sha))
     assert outcome.outputs == expected
     assert "pulls/7" in sandbox.gh_log.read_text()
@@ -653,7 +670,7 @@ def test_a_preview_follows_the_pull_request_as_it_is_now(
     if expected["changed"] == "false":
         assert after == before
     elif state.startswith("open") and kind == "data":
-        assert after["pr-7/recipes/x/index.html"] == b"new"
+        assert after[f"pr-7/{MARK}"] == b"new"
     else:
         assert under(after, "pr-7") == {}
 

@@ -6,19 +6,23 @@
 # Usage: pages-publish.sh root SITE       the main site: replaces everything but pr-<number>/
 #        pages-publish.sh pr-NUMBER SITE  a preview: replaces pr-NUMBER/ only
 #
-# A preview brings no asset of its own: every file other than the pages and data documents the
-# build generates from recipes (.html .json .xml .xml.gz .csv .yaml .sh .txt) must be byte for byte
-# the file the live site serves at the same path, at the root of the branch. The preview's
-# builder only runs main's code, so this holds anyway; checking it here means that even a
-# subverted build cannot publish JavaScript, styles or images on the site's origin.
+# Nothing is published before pages-check.py has checked the whole tree: every file is one the
+# build makes (a page, a data file made from recipes, main's code), every page carries the
+# Content-Security-Policy first in its <head> and holds no inline script, and every script it
+# loads is a .js file of the site under assets/. A preview must carry the live site's policy, and
+# each of its scripts, styles, images and other files under assets/ (but the generated data) must
+# be byte for byte the live site's. The preview's builder only runs main's code, so this holds
+# anyway; checking it here means that even a subverted build publishes nothing: no JavaScript,
+# style or image on the site's origin, and no page that would run a script of its own.
 #
 # With PAGES_PRUNE_CLOSED=true (main), previews of pull requests that are no longer open are
 # removed too, in case their removal on closing failed; the open ones are listed (with gh) after
 # fetching the tip, so a preview published meanwhile is never taken for a closed one.
 # Prints changed=true|false.
 set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 # shellcheck source=pages-lib.sh source-path=SCRIPTDIR
-. "$(dirname "${BASH_SOURCE[0]}")/pages-lib.sh"
+. "$here/pages-lib.sh"
 
 [ $# -eq 2 ] || pages_fail "usage: pages-publish.sh root|pr-NUMBER SITE"
 target=$1
@@ -49,43 +53,18 @@ publish_root() {
     cp -R "$site/." .
 }
 
-# Every file of the preview that is not a generated document, compared with the live site's.
-check_assets() {
-    local file relative unknown=0
-    while IFS= read -r -d '' file; do
-        relative=${file#"$site"/}
-        case "$relative" in
-            *.html | *.json | *.xml | *.xml.gz | *.csv | *.yaml | *.sh | *.txt) continue ;;
-        esac
-        if [ -f "$relative" ] && [ ! -L "$relative" ] && cmp -s -- "$file" "$relative"; then
-            continue
-        fi
-        if ((unknown < 10)); then
-            pages_log "not on the live site as built: $relative"
-        fi
-        unknown=$((unknown + 1))
-    done < <(find "$site" -type f -print0)
-    if ((unknown > 0)); then
-        pages_fail "the preview holds $unknown asset(s) the live site does not serve byte for byte;" \
-            "a preview brings no code of its own. (If main's assets changed since its last" \
-            "deployment, run this again once main is deployed.)"
-    fi
-}
-
+# Runs in the checkout of the branch's tip: the preview is checked against the live site there.
 publish_preview() {
-    check_assets
+    python3 "$here/pages-check.py" "$target" "$site" .
     rm -rf -- "$target"
     mkdir "$target"
     cp -R "$site/." "$target/"
 }
 
 if [ "$target" = root ]; then
-    odd=$(find "$site" -mindepth 1 -maxdepth 1 -name 'pr-*' -print -quit)
-    [ -z "$odd" ] || pages_fail "the site holds ${odd#"$site"/}: pr-* at the root is where previews go"
+    python3 "$here/pages-check.py" root "$site"
     pages_update "Publish main at ${GITHUB_SHA:-$(date -u +%FT%TZ)}" publish_root
 elif is_preview "$target"; then
-    odd=$(find "$site" -mindepth 1 -name '.*' -print -quit)
-    [ -z "$odd" ] || pages_fail "the preview holds ${odd#"$site"/}: hidden files are not published"
     pages_update "Publish the preview of pull request #${target#pr-}" publish_preview
 else
     pages_fail "the target must be root or pr-<number>, not ${target@Q}"
