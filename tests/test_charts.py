@@ -323,3 +323,31 @@ def test_the_real_catalogue_charts_are_valid_plotly_figures(real: list[Entry]) -
         for chart in files.values():
             for panel in chart["panels"]:
                 go.Figure(panel["figure"])  # raises on any property Plotly does not have
+
+
+def test_a_gpu_type_draws_at_most_max_points_evenly_spread_and_says_so(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(charts, "MAX_POINTS", 4)
+    recipes: dict[str, dict[str, Any]] = {
+        f"llama-3.1-70b/h100/r{i}": {"tokens_per_s": 600.0 + 10 * i} for i in range(10)
+    }
+    h200 = {"gpu": "H200", "instance": "AWS p5en.48xlarge"}
+    recipes |= {f"llama-3.1-70b/h200/{name}": {**h200, "tokens_per_s": t} for name, t in (("a", 700.0), ("b", 750.0))}
+    files = chart_files(catalogue(project, recipes))
+    # Of ten H100 recipes, four evenly spread by throughput (for MFU, by MFU: the same order here),
+    # the slowest and the fastest among them; the two H200 recipes, fewer than the most, all.
+    expected = sorted(
+        [f"recipes/llama-3.1-70b/h100/r{i}/" for i in (0, 3, 6, 9)]
+        + ["recipes/llama-3.1-70b/h200/a/", "recipes/llama-3.1-70b/h200/b/"]
+    )
+    for kind, spread in (("cost", "throughput, the fastest among them"), ("mfu", "MFU in each row")):
+        panel = files[kind]["panels"][0]
+        assert sorted(url for url, _, _ in points(panel["figure"])) == expected, kind
+        assert panel["notes"][-1] == (
+            f"Drawn: 6 of these 12 recipes, at most 4 of a GPU type, evenly spread over their {spread}."
+            " The table lists every one."
+        )
+    # The frontier is the one of every recipe: each GPU type's fastest (H200 faster, H100 cheaper).
+    (front,) = traces(files["cost"]["panels"][0]["figure"], "pareto")
+    assert front["x"] == [690.0, 750.0]

@@ -18,6 +18,11 @@ What the charts show, and why:
 - **Log axes** where the values on an axis span more than `LOG_SPAN` (10×); percentages stay linear.
 - **The Pareto frontier** (the recipes no other recipe beats on both throughput and price) is
   drawn when it has two points or more: one point is not a line.
+- **At most `MAX_POINTS` of a GPU type** in a cost panel or an MFU row, evenly spread over its
+  throughput or its MFU with both ends kept, and a note says how many are drawn: ten thousand
+  recipes of one model on one GPU would make a chart file of megabytes that draws one smear. A GPU
+  type's recipes all lie on one curve of a cost chart, whose cheapest at any price is the fastest,
+  so the frontier is the same at every basis.
 
 A cost chart follows the reader's price basis: each point's `customdata` is `[page URL relative to
 the site root, GPU key, tokens/s per GPU, $/GPU-hour at build or null, hover text without the
@@ -51,6 +56,8 @@ FILE_VERSION = 2
 MIN_POINTS = 3
 """Fewer points than this make no chart: the table beside it shows them better."""
 LOG_SPAN = 10.0
+MAX_POINTS = 200
+"""The most points of one GPU type a cost panel or an MFU row draws (see the module's docstring)."""
 """An axis whose largest value is more than this many times its smallest is logarithmic."""
 
 # Okabe & Ito's palette ("Color Universal Design", 2008) without its black, which vanishes on the
@@ -283,7 +290,13 @@ def _cost_groups(points: Sequence[Point]) -> dict[str, list[Point]]:
 def cost_chart(points: Sequence[Point]) -> str:
     """One panel per model: $/1M tokens against tokens/s per GPU."""
     groups = _cost_groups(points)
-    panels = [cost_panel(model, group) for model, group in groups.items()]
+    panels = []
+    for model, group in groups.items():
+        drawn = _thin(group, by=lambda p: p.gpu, along=lambda p: p.tokens)
+        panel = cost_panel(model, drawn)
+        if len(drawn) < len(group):
+            panel["notes"].append(_thinned(len(drawn), len(group), "throughput, the fastest among them"))
+        panels.append(panel)
     priced = [sum(p.usd_per_gpu_hour is not None for p in group) for group in groups.values()]
     sizes = [len(group) for group in groups.values()]
     # Shown first: the model with the most priced recipes (the picker lists models by name).
@@ -387,15 +400,18 @@ def _axis(title: str, kind: str) -> dict[str, Any]:
 
 def mfu_chart(points: Sequence[Point]) -> str:
     """MFU of every recipe: a row per model, or per GPU type when the page has one model."""
-    measured = [p for p in points if p.mfu is not None]
-    by_model = len({p.model for p in measured}) > 1
+    every = [p for p in points if p.mfu is not None]
+    by_model = len({p.model for p in every}) > 1
     row_of: Callable[[Point], str] = (lambda p: p.model) if by_model else (lambda p: p.gpu)
+    measured = _thin(every, by=lambda p: (row_of(p), p.gpu), along=lambda p: p.mfu)
     rows = sorted({row_of(p) for p in measured})
     notes = []
     missing = Counter(p.gpu for p in points if p.mfu is None)
     if missing:
         parts = [f"{fmt.plural(count, 'recipe')} on {gpu}" for gpu, count in sorted(missing.items())]
         notes.append(f"Not charted, for want of a published peak or model size: {', '.join(parts)}.")
+    if len(measured) < len(every):
+        notes.append(_thinned(len(measured), len(every), "MFU in each row"))
     figure = mfu_figure(measured, rows, row_of, "Model" if by_model else "GPU")
     label = "MFU of each recipe, a row per model" if by_model else "MFU of each recipe, a row per GPU type"
     return chart_file("mfu", label, [{"name": None, "figure": figure, "notes": notes}], 0)
@@ -474,6 +490,32 @@ def _spread(points: Sequence[Point], row_of: Callable[[Point], str], x_max: floa
             placed.append((x, lane))
             offsets[id(point)] = lane
     return offsets
+
+
+# -- many points ----------------------------------------------------------------------------------
+
+
+def _thin(points: Sequence[Point], *, by: Callable[[Point], Any], along: Callable[[Point], Any]) -> list[Point]:
+    """`points`, or when a group of them (`by`: a GPU type, in a panel or a row) holds more than
+    MAX_POINTS, that many of the group evenly spread in the order of `along`, both ends kept."""
+    groups: dict[Any, list[Point]] = {}
+    for point in points:
+        groups.setdefault(by(point), []).append(point)
+    kept: set[int] = set()
+    for group in groups.values():
+        if len(group) > MAX_POINTS:
+            group = sorted(group, key=lambda p: (along(p), p.entry.recipe.id))
+            last = len(group) - 1
+            group = [group[round(i * last / (MAX_POINTS - 1))] for i in range(MAX_POINTS)]
+        kept.update(id(point) for point in group)
+    return [point for point in points if id(point) in kept]
+
+
+def _thinned(drawn: int, total: int, spread: str) -> str:
+    return (
+        f"Drawn: {fmt.number(drawn)} of these {fmt.number(total)} recipes, at most {MAX_POINTS} of a GPU type,"
+        f" evenly spread over their {spread}. The table lists every one."
+    )
 
 
 # -- the file -------------------------------------------------------------------------------------
