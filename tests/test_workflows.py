@@ -9,13 +9,13 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, SAMPLE, build_site, copy_project
+from conftest import REPO, SAMPLE, SEED_ID, BuildResult, build_site, copy_project
 
 from openrecipes.reference import Reference
 from openrecipes.synthetic import recipe_data, yaml_text
@@ -645,6 +645,223 @@ def test_a_preview_holding_a_link_is_refused(sandbox: Sandbox) -> None:
     sandbox.script("pages-publish.sh", "pr-x", fake_site(sandbox.root / "plain"), ok=False)
     sandbox.script("pages-publish.sh", "../x", fake_site(sandbox.root / "plain"), ok=False)
     assert sandbox.pages() == before
+
+
+# The publisher against a real build: the committed catalogue's site is the live site, and each
+# preview is a copy of it (its files linked, and replaced rather than changed: the built site is
+# shared by every test) with one change a subverted build could make.
+
+RECIPE = f"recipes/{SEED_ID}"
+RECIPE_PAGE = f"{RECIPE}/index.html"
+POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">')
+
+
+def live_site(sandbox: Sandbox, seed_site: BuildResult) -> str:
+    """The seed catalogue's site published at the root of the pages branch (by the script, the first
+    time a test asks, and fetched as it left it after that); the tip it is at."""
+    state = sandbox.publications / "remote-real.git"
+    if state.exists():
+        sandbox.git(sandbox.remote, "fetch", "-q", str(state), "+refs/heads/gh-pages:refs/heads/gh-pages")
+    else:
+        assert sandbox.script("pages-publish.sh", "root", seed_site.site).outputs == {"changed": "true"}
+        shutil.copytree(sandbox.remote, state, symlinks=True)
+    return sandbox.tip()
+
+
+def _link_or_copy(source: str, destination: str) -> None:
+    try:
+        os.link(source, destination)
+    except OSError:
+        shutil.copy2(source, destination)
+
+
+def linked_copy(site: Path, folder: Path) -> Path:
+    shutil.copytree(site, folder, copy_function=_link_or_copy)
+    return folder
+
+
+def rewrite(file: Path, data: bytes) -> None:
+    """Puts `data` at `file` without writing into the file that was there (maybe the shared site's)."""
+    file.unlink(missing_ok=True)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(data)
+
+
+def edit(site: Path, path: str, old: str, new: str) -> None:
+    text = (site / path).read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    rewrite(site / path, text.replace(old, new, 1).encode())
+
+
+def before_body_end(page: str, markup: str) -> Callable[[Path], None]:
+    return lambda site: edit(site, page, "</body>", f"{markup}</body>")
+
+
+def without_policy(site: Path) -> None:
+    text = (site / "about/index.html").read_text(encoding="utf-8")
+    rewrite(site / "about/index.html", POLICY_META.sub("", text, count=1).encode())
+
+
+def with_other_policy(site: Path) -> None:
+    edit(site, "about/index.html", "object-src 'none'", "object-src 'none'; script-src-attr 'unsafe-inline'")
+
+
+def with_text_as_script(site: Path) -> None:
+    rewrite(site / RECIPE / "notes.txt", b"alert(document.domain)\n")
+    before_body_end(RECIPE_PAGE, '<script src="notes.txt"></script>')(site)
+
+
+def with_file(path: str, data: bytes) -> Callable[[Path], None]:
+    return lambda site: rewrite(site / path, data)
+
+
+def with_changed_core(site: Path) -> None:
+    rewrite(site / "assets/core.js", (site / "assets/core.js").read_bytes() + b"\nalert(document.domain);\n")
+
+
+def problem_lines(stderr: str) -> dict[str, list[str]]:
+    """The checker's problems, by the file each names."""
+    found: dict[str, list[str]] = {}
+    for line in stderr.splitlines():
+        if line.startswith("  ") and ": " in line:
+            path, reason = line[2:].split(": ", 1)
+            found.setdefault(path, []).append(reason)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("change", "paths", "complaint"),
+    [
+        pytest.param(
+            before_body_end(RECIPE_PAGE, "<script>alert(document.domain)</script>"),
+            [RECIPE_PAGE],
+            "an inline <script>",
+            id="inline-script",
+        ),
+        pytest.param(without_policy, ["about/index.html"], "no Content-Security-Policy", id="no-policy"),
+        pytest.param(
+            with_other_policy,
+            ["about/index.html"],
+            "its Content-Security-Policy is not the one of the live site's index.html",
+            id="other-policy",
+        ),
+        pytest.param(
+            lambda site: edit(site, "about/index.html", "<head>", '<head>\n<meta name="x" content="first">'),
+            ["about/index.html"],
+            "the Content-Security-Policy is not the first element of <head>: <meta> comes before it",
+            id="policy-not-first",
+        ),
+        pytest.param(
+            before_body_end(RECIPE_PAGE, '<script src="launch.sh"></script>'),
+            [RECIPE_PAGE],
+            "<script src> launch.sh: not a .js file of the site's code under assets/",
+            id="launch-sh-as-script",
+        ),
+        pytest.param(
+            with_text_as_script,
+            [RECIPE_PAGE, f"{RECIPE}/notes.txt"],
+            "<script src> notes.txt: not a .js file of the site's code under assets/",
+            id="txt-as-script",
+        ),
+        pytest.param(with_file("evil.js", b"alert(1)\n"), ["evil.js"], "not a file the build makes", id="evil-js"),
+        pytest.param(
+            with_file("assets/x.json", b"{}\n"), ["assets/x.json"], "not a file the build makes", id="assets-json"
+        ),
+        pytest.param(
+            with_file("recipes/a/b/c/x.html", b"<p>x</p>\n"),
+            ["recipes/a/b/c/x.html"],
+            "not a file the build makes",
+            id="recipe-folder-html",
+        ),
+        pytest.param(with_changed_core, ["assets/core.js"], "not on the live site as built", id="changed-core-js"),
+        pytest.param(
+            lambda site: edit(site, "about/index.html", "</head>", '<meta http-equiv="refresh" content="0; url=x">'),
+            ["about/index.html"],
+            "<meta http-equiv=refresh>",
+            id="meta-refresh",
+        ),
+        pytest.param(
+            before_body_end(RECIPE_PAGE, '<img src="x.png" onerror="alert(1)">'),
+            [RECIPE_PAGE],
+            "<img onerror=…>: an event-handler attribute, which is inline script",
+            id="onerror",
+        ),
+        pytest.param(
+            before_body_end("about/index.html", '<a href=" JavaScript:alert(1)">x</a>'),
+            ["about/index.html"],
+            "a script address",
+            id="javascript-link",
+        ),
+        pytest.param(
+            lambda site: edit(
+                site, "feed.xml", "</feed>", '<script xmlns="http://www.w3.org/1999/xhtml">alert(1)</script></feed>'
+            ),
+            ["feed.xml"],
+            "is not of the namespace http://www.w3.org/2005/Atom",
+            id="script-in-feed",
+        ),
+    ],
+)
+def test_a_preview_of_a_real_site_with_anything_that_could_run_publishes_nothing(
+    sandbox: Sandbox, seed_site: BuildResult, change: Callable[[Path], None], paths: list[str], complaint: str
+) -> None:
+    tip = live_site(sandbox, seed_site)
+    preview = linked_copy(seed_site.site, sandbox.root / "preview")
+    change(preview)
+    outcome = sandbox.script("pages-publish.sh", "pr-7", preview, ok=False)
+    found = problem_lines(outcome.stderr)
+    # Only the changed files are refused, each by name; the rest of the real site passes.
+    assert sorted(found) == sorted(paths), outcome.stderr
+    assert any(complaint in reason for reason in found[paths[0]]), outcome.stderr
+    assert "::error::the preview pr-7 is not published" in outcome.stderr
+    assert sandbox.tip() == tip
+
+
+def test_a_preview_of_a_real_site_is_published(sandbox: Sandbox, seed_site: BuildResult) -> None:
+    live_site(sandbox, seed_site)
+    preview = linked_copy(seed_site.site, sandbox.root / "preview")
+    rewrite(preview / RECIPE / "launch.sh", b"#!/bin/sh\necho a preview's own launch script\n")
+    assert sandbox.script("pages-publish.sh", "pr-7", preview).outputs == {"changed": "true"}
+    pages = sandbox.pages()
+    assert pages[f"pr-7/{RECIPE}/launch.sh"] == b"#!/bin/sh\necho a preview's own launch script\n"
+    assert pages["pr-7/assets/core.js"] == pages["assets/core.js"] == (seed_site.site / "assets/core.js").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("change", "paths", "complaint"),
+    [
+        pytest.param(
+            lambda site: edit(site, "index.html", "script-src ", "script-src 'unsafe-inline' "),
+            ["index.html"],
+            "the Content-Security-Policy of index.html: its script-src allows 'unsafe-inline'",
+            id="unsafe-inline",
+        ),
+        pytest.param(
+            before_body_end("about/index.html", "<script>alert(document.domain)</script>"),
+            ["about/index.html"],
+            "an inline <script>",
+            id="inline-script",
+        ),
+        pytest.param(
+            with_file("assets/launch.txt", b"alert(1)\n"),
+            ["assets/launch.txt"],
+            "not a kind of file the site serves",
+            id="txt",
+        ),
+    ],
+)
+def test_main_is_checked_as_a_whole_too(
+    sandbox: Sandbox, seed_site: BuildResult, change: Callable[[Path], None], paths: list[str], complaint: str
+) -> None:
+    tip = live_site(sandbox, seed_site)
+    site = linked_copy(seed_site.site, sandbox.root / "main")
+    change(site)
+    outcome = sandbox.script("pages-publish.sh", "root", site, ok=False)
+    found = problem_lines(outcome.stderr)
+    assert sorted(found) == sorted(paths), outcome.stderr
+    assert any(complaint in reason for reason in found[paths[0]]), outcome.stderr
+    assert "::error::the site is not published" in outcome.stderr
+    assert sandbox.tip() == tip
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,7 @@ def shown(text: str, limit: int = 80) -> str:
     """`text` (a path or a value a stranger chose) safe to print in a log line: plain ones as they
     are, others quoted with every unusual character escaped, so no name can look like a workflow
     command or another line."""
-    if re.fullmatch(r"[A-Za-z0-9._/-]+", text) and len(text) <= limit:
+    if re.fullmatch(r"[A-Za-z0-9._/' -]+", text) and len(text) <= limit:
         return text
     quoted = ascii(text)
     return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
@@ -176,7 +176,8 @@ class _Reader(HTMLParser):
         self.page = Page()
         self.tags = 0
         self.stage = 0  # how many of html, head, the policy were seen in their place; 3: after
-        self.misplaced = False
+        self.misplaced = ""  # why the policy is not in its place
+        self.policies = 0  # policy <meta>s anywhere
         self.script: str | None = None  # inside a <script>: "src" or "config"
         self.config_text: list[str] = []
         self.doctype = False
@@ -185,8 +186,8 @@ class _Reader(HTMLParser):
         self.page.problems.append(reason)
 
     def not_first(self, what: str) -> None:
-        self.problem(f"the Content-Security-Policy is not the first element of <head>: {what} comes before it")
-        self.stage, self.misplaced = 3, True
+        self.misplaced = f"the Content-Security-Policy is not the first element of <head>: {what} comes before it"
+        self.stage = 3
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style"):
@@ -209,6 +210,7 @@ class _Reader(HTMLParser):
             if value and SCRIPT_URL.search(re.sub(r"[\x00-\x20]+", "", value).lower()):
                 self.problem(f"<{tag} {shown(name)}={shown(value, 40)}>: a script address")
         is_policy = tag == "meta" and (attributes.get("http-equiv") or "").strip().lower() == "content-security-policy"
+        self.policies += is_policy
         if self.stage < 2:
             if tag != self.BEFORE_POLICY[self.stage]:
                 self.not_first(f"<{tag}>")
@@ -220,7 +222,7 @@ class _Reader(HTMLParser):
                 self.stage = 3
             else:
                 self.not_first(f"<{tag}>")
-        elif is_policy and not self.misplaced:
+        elif is_policy and self.page.policy is not None:
             self.problem("a second Content-Security-Policy")
         if tag in FORBIDDEN:
             self.problem(f"<{tag}>: {FORBIDDEN[tag]}")
@@ -313,8 +315,10 @@ def read_page(text: str) -> Page:
     page = reader.page
     if reader.script == "config":  # never closed
         page.config = "".join(reader.config_text)
-    if page.policy is None and not reader.misplaced:
+    if not reader.policies:
         page.problems.append("no Content-Security-Policy")
+    elif page.policy is None:
+        page.problems.append(reader.misplaced)
     opened = len(TAG_OPEN.findall(text))
     if opened != reader.tags:
         page.problems.append(
