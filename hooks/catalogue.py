@@ -57,6 +57,7 @@ _searched: dict[str, list] = {}  # page URL -> its search entries, for the pages
 _indexed = 0  # how many entries the search plugin held after the last page
 _written: tuple[set[str], list[str]] = (set(), [])  # the site's files and its pages in order
 _integrities: dict[str, str] = {}  # each script of the site (path in the site) -> its integrity
+_site_files: set[str] = set()  # every file of the site, by path in it
 
 
 def _root(config: MkDocsConfig) -> Path:
@@ -229,7 +230,7 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
 def _sign_scripts(env: Environment, config: MkDocsConfig, files: Files) -> None:
     """The integrity of every script of the site, `assets/integrity.js` written from them, and
     the Content-Security-Policy that allows those scripts and no other (csp.py)."""
-    global _integrities
+    global _integrities, _site_files
     site_dir = Path(config.site_dir)
     unchanged = str(_rebuilds.unchanged) if _rebuilds is not None else None
     integrities = {}
@@ -244,13 +245,14 @@ def _sign_scripts(env: Environment, config: MkDocsConfig, files: Files) -> None:
         listing.content_string = csp.integrity_script(integrities)
         integrities[csp.INTEGRITY_JS] = csp.integrity(listing.content_bytes)
     _integrities = integrities
+    _site_files = {file.dest_uri for file in files}
     env.globals["openrecipes_csp"] = csp.policy(integrities.values())
 
 
 def _signed(output: str, dest_uri: str, config: MkDocsConfig) -> str:
     root = urlsplit(config.site_url or "/").path or "/"
     try:
-        return csp.with_integrity(output, dest_uri, _integrities, root)
+        return csp.with_integrity(output, dest_uri, _integrities, root, _site_files)
     except csp.ScriptError as error:
         raise PluginError(str(error)) from error
 

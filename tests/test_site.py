@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -289,19 +290,53 @@ def test_the_seed_recipe_in_the_repository_is_the_shared_seed_byte_for_byte() ->
 def test_every_page_carries_the_content_security_policy_first_and_no_inline_script(seed_site: BuildResult) -> None:
     pages = sorted(seed_site.site.rglob("*.html"))
     assert len(pages) > 8
+    policies = set()
     for page in pages:
         html = page.read_text(encoding="utf-8")
         elements = parse(html).elements
-        head = [(tag, attrs) for tag, attrs in elements if tag in ("meta", "script", "link")]
+        head = [(tag, attrs) for tag, attrs in elements if tag in ("meta", "script", "link", "title")]
         tag, attrs = head[0]
         assert (tag, attrs.get("http-equiv")) == ("meta", "Content-Security-Policy"), page
+        policies.add(attrs["content"])
         policy = dict(part.strip().split(" ", 1) for part in attrs["content"].split(";"))
-        assert policy["script-src"] == "'self'"
+        allowed = policy["script-src"].split()
+        # Scripts by hash only: no place ('self', a host, a path) and nothing inline or eval'd.
+        assert allowed and all(re.fullmatch(r"'sha256-[A-Za-z0-9+/]{43}='", source) for source in allowed)
         assert policy["default-src"] == "'self'" and policy["object-src"] == "'none'"
+        assert policy["base-uri"] == "'none'"
         for tag, attrs in elements:
-            if tag == "script":
-                # Data blocks (the theme's configuration) do not run; every script that runs is a file.
-                assert attrs.get("src") or attrs.get("type") == "application/json", (page, attrs)
+            if tag != "script":
+                continue
+            # Data blocks (the theme's configuration) do not run; every script that runs is a file
+            # of the site whose bytes hash to its integrity, which the policy lists.
+            if not attrs.get("src"):
+                assert attrs.get("type") == "application/json", (page, attrs)
+                continue
+            src = urlsplit(
+                urljoin(f"http://site/openrecipes/{page.relative_to(seed_site.site).as_posix()}", attrs["src"])
+            )
+            target = seed_site.site / src.path.removeprefix("/openrecipes/")
+            digest = "sha256-" + base64.b64encode(hashlib.sha256(target.read_bytes()).digest()).decode()
+            assert attrs.get("integrity") == digest, (page, attrs)
+            assert f"'{digest}'" in allowed
+    assert len(policies) == 1  # one policy for the site: instant navigation keeps the first page's
+
+
+def test_the_policy_allows_no_file_an_author_writes(seed_site: BuildResult) -> None:
+    """Downloads, data and recipe files are never script sources: none of them hashes to a
+    script the policy allows, and the libraries loaded later are listed with their integrity."""
+    html = (seed_site.site / "index.html").read_text(encoding="utf-8")
+    (content,) = [attrs["content"] for tag, attrs in parse(html).elements if attrs.get("http-equiv")]
+    allowed = set(re.findall(r"'(sha256-[^']+)'", content))
+    for path in seed_site.site.rglob("*"):
+        if path.is_file() and not path.name.endswith(".js"):
+            digest = "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
+            assert digest not in allowed, path
+    listing = (seed_site.site / "assets" / "integrity.js").read_text(encoding="utf-8")
+    for library in ("assets/javascripts/plotly.min.js", "assets/vendor/diff.min.js"):
+        digest = "sha256-" + base64.b64encode(hashlib.sha256((seed_site.site / library).read_bytes()).digest()).decode()
+        assert f'"{library}": "{digest}"' in listing
+        assert digest in allowed
 
 
 def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publish(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import hashlib
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 
 INTEGRITY_JS = "assets/integrity.js"
 """The generated script that tells page scripts the integrity of each library they load."""
@@ -81,10 +81,14 @@ _SRC = re.compile(r"""\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNOR
 _TYPE = re.compile(r"""\btype\s*=\s*["']?application/json["']?""", re.IGNORECASE)
 
 
-def with_integrity(html: str, page_dest: str, integrities: Mapping[str, str], root: str = "/") -> str:
+def with_integrity(
+    html: str, page_dest: str, integrities: Mapping[str, str], root: str = "/", present: Container[str] = ()
+) -> str:
     """`html` (a page the theme wrote, at `page_dest` in the site, whose root is at the path
-    `root` of its host) with `integrity` on each of its scripts; a script the site does not ship,
-    or an inline one, is a ScriptError."""
+    `root` of its host) with `integrity` on each of its scripts; a script naming a file the site
+    has (`present`) that is not one of its scripts, an address elsewhere, or an inline script is a
+    ScriptError. (A script named but not made, as while serving a site whose data is broken, is
+    left as it is: it loads nothing.)"""
 
     def sign(match: re.Match[str]) -> str:
         attributes = match.group(1)
@@ -95,6 +99,8 @@ def with_integrity(html: str, page_dest: str, integrities: Mapping[str, str], ro
             raise ScriptError(f"{page_dest}: an inline <script>, which the policy refuses")
         address = next(group for group in source.groups() if group is not None)
         target = _site_path(page_dest, address, root)
+        if target is not None and target not in integrities and target not in present:
+            return match.group(0)
         if target is None or target not in integrities:
             raise ScriptError(f"{page_dest}: <script src={address!r}> is not a script of this site")
         if re.search(r"\bintegrity\s*=", attributes, re.IGNORECASE):

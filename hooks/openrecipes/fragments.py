@@ -7,10 +7,12 @@ MkDocs has converted the skeleton, `restore` puts the HTML back. So no Markdown 
 extension or attribute list ever sees an author's text: a line that looks like a fence inside a
 launch script or a note stays text, whatever Python-Markdown or its extensions would make of it.
 
-Tokens are lower-case letters and digits only, which Markdown passes through untouched in
-paragraphs, table cells, list items and raw HTML attributes. A block fragment (a code block, a
-rendered note) stands alone on its line, so Markdown wraps it in a paragraph, which `restore`
-replaces whole.
+A token is a number between two private-use code points (U+E000, U+E001): Markdown passes them
+through untouched in paragraphs, table cells, list items and raw HTML attributes, and no text
+from outside can hold them, since every file read refuses private-use characters
+(`yamlsource.first_refused`). So a value that spells a token is only ever text, never a
+placeholder. A block fragment (a code block, a rendered note) stands alone on its line, so
+Markdown wraps it in a paragraph, which `restore` replaces whole.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from collections.abc import Iterator, Sequence
 
 from markupsafe import Markup
 
-_PREFIX = "orfrag"
-_SUFFIX = "z"
+_PREFIX = "\ue000"
+_SUFFIX = "\ue001"
 _TOKEN = re.compile(rf"<p>{_PREFIX}(\d+){_SUFFIX}</p>|{_PREFIX}(\d+){_SUFFIX}")
 _BARE_TOKEN = re.compile(rf"{_PREFIX}(\d+){_SUFFIX}")
 

@@ -358,14 +358,19 @@ def _site_inputs(root: Path, plan: SitePlan, use_directory_urls: bool, site_url:
 
 def _unseen_inputs(root: Path, config_file: Path, docs_dir: Path) -> tuple[object, ...]:
     """What changes pages in ways dirty mode cannot follow page by page: the configuration, the
-    theme's overrides (contents), and the set of hand-written files (names)."""
+    theme's overrides (contents), the set of hand-written files (names), and the page scripts'
+    bytes (every page's policy lists their hashes: csp.py)."""
     overrides = root / "overrides"
     theme = sorted(
         (str(path.relative_to(overrides)), path.stat().st_mtime_ns, path.stat().st_size)
         for path in overrides.rglob("*")
         if path.is_file()
     )
-    docs = sorted(str(path.relative_to(docs_dir)) for path in docs_dir.rglob("*") if path.is_file())
+    docs = sorted(
+        (str(path.relative_to(docs_dir)), hashlib.sha256(path.read_bytes()).hexdigest() if path.suffix == ".js" else "")
+        for path in docs_dir.rglob("*")
+        if path.is_file()
+    )
     return (config_file.read_bytes(), tuple(theme), tuple(docs))
 
 

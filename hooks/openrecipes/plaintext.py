@@ -74,7 +74,7 @@ def prose_problem(text: str) -> str | None:
         scripts = _scripts(word.group())
         if len(scripts) > 1:
             return (
-                f"the word {word.group()!r} mixes scripts ({', '.join(s.title() for s in scripts)}), "
-                "as a look-alike would: write it in one script"
+                f"has the word {word.group()!r}, which mixes scripts ({', '.join(s.title() for s in scripts)}) "
+                "as a look-alike does: write it in one script"
             )
     return None
