@@ -132,7 +132,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             parallel=True,
         )
     except Exception as error:  # a bug of ours in a template or a renderer, not a recipe problem
-        raise PluginError(f"making the generated files failed: {error!r}") from error
+        raise _our_bug("making the generated files", error) from error
     if _command == "serve":
         files.append(File.generated(config, LIVE_RELOAD, abs_src_path=str(LIVE_RELOAD_SOURCE)))
     files.append(File.generated(config, csp.INTEGRITY_JS, content=""))  # written in on_env
@@ -156,7 +156,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     try:
         rendered = _build.page(page.file.src_uri)
     except Exception as error:  # a bug of ours in a template or a renderer, not a recipe problem
-        raise PluginError(f"rendering the generated file {page.file.src_uri!r} failed: {error!r}") from error
+        raise _our_bug(f"rendering the generated file {page.file.src_uri!r}", error) from error
     page.meta = dict(rendered.meta)
     _fragments[page.file.src_uri] = rendered.fragments
     return rendered.markdown
@@ -172,7 +172,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     try:
         return restore(html, fragments, page.file.src_uri)
     except RuntimeError as error:
-        raise PluginError(str(error)) from error
+        raise _our_bug(f"restoring the recipe text of {page.file.src_uri!r}", error) from error
 
 
 @event_priority(-100)  # after the search plugin has indexed the page
@@ -219,7 +219,7 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
             if file is not None:
                 file.content_string = text
     except Exception as error:  # a bug of ours in a renderer
-        raise PluginError(f"rendering the generated files failed: {error!r}") from error
+        raise _our_bug("rendering the generated files", error) from error
     _sign_scripts(env, config, files)
     _indexed = 0
     pages = files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
@@ -254,7 +254,7 @@ def _signed(output: str, dest_uri: str, config: MkDocsConfig) -> str:
     try:
         return csp.with_integrity(output, dest_uri, _integrities, root, _site_files)
     except csp.ScriptError as error:
-        raise PluginError(str(error)) from error
+        raise _our_bug("signing the scripts of the page", error) from error
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
@@ -275,6 +275,15 @@ def on_post_build(config: MkDocsConfig) -> None:
 
 def on_build_error(error: Exception) -> None:
     _close()
+
+
+def _our_bug(doing: str, error: Exception) -> PluginError:
+    """An error in OpenRecipes' own code or templates, said to be one: recipe and reference
+    problems are reported before any page is made, with their file, line and field."""
+    return PluginError(
+        f"OpenRecipes failed while {doing}: {error}. This is a bug in OpenRecipes, not in the recipes or "
+        "the reference data (they were checked first); please report it with this message."
+    )
 
 
 def _close() -> None:
