@@ -209,7 +209,8 @@ class _Reader(HTMLParser):
                 self.problem(f"<{tag} srcdoc>: a document inside an attribute")
             if value and SCRIPT_URL.search(re.sub(r"[\x00-\x20]+", "", value).lower()):
                 self.problem(f"<{tag} {shown(name)}={shown(value, 40)}>: a script address")
-        is_policy = tag == "meta" and (attributes.get("http-equiv") or "").strip().lower() == "content-security-policy"
+        # Compared as browsers compare it: a value with spaces around it is not the policy.
+        is_policy = tag == "meta" and (attributes.get("http-equiv") or "").lower() == "content-security-policy"
         self.policies += is_policy
         if self.stage < 2:
             if tag != self.BEFORE_POLICY[self.stage]:
@@ -241,7 +242,7 @@ class _Reader(HTMLParser):
     def meta(self, attributes: dict[str, str | None]) -> None:
         equiv = attributes.get("http-equiv")
         if equiv is not None:
-            equiv = equiv.strip().lower()
+            equiv = equiv.lower()
             content = re.sub(r"\s+", "", attributes.get("content") or "").lower()
             if equiv == "content-type":
                 if content != "text/html;charset=utf-8":
@@ -388,7 +389,12 @@ class Checker:
     def files(self) -> list[str]:
         """Every file of the site, by path; anything but plain files and folders is a problem."""
         found = []
-        for folder, folders, names in os.walk(self.site_folder):
+
+        def unreadable(error: OSError) -> None:
+            where = Path(error.filename or self.site_folder)
+            self.add(where.relative_to(self.site_folder).as_posix(), f"cannot be read ({error.strerror})")
+
+        for folder, folders, names in os.walk(self.site_folder, onerror=unreadable):
             relative = Path(folder).relative_to(self.site_folder).as_posix()
             prefix = "" if relative == "." else relative + "/"
             for name in sorted(folders + names):
@@ -407,13 +413,11 @@ class Checker:
 
     def reference(self) -> tuple[Page, str, str] | None:
         """The page whose policy and configuration every page must carry, what to call it, and the
-        root address of the live site."""
-        if self.preview:
-            assert self.live_folder is not None
-            where, name = Tree(self.live_folder, ""), "the live site's index.html"
-        else:
-            where, name = Tree(self.site_folder, ""), "index.html"
-        file = where.regular("index.html")
+        root address of the live site; None (with the problem) when it has no policy it could."""
+        folder, name = (
+            (self.live_folder, "the live site's index.html") if self.preview else (self.site_folder, "index.html")
+        )
+        file = Tree(folder or self.site_folder, "").regular("index.html")
         if file is None:
             self.add("index.html", f"{name} is missing: not a built site" + (" (publish main first)" * self.preview))
             return None
@@ -428,19 +432,20 @@ class Checker:
         wrong = policy_problems(page.policy)
         for reason in wrong:
             self.add("index.html", f"the Content-Security-Policy of {name}: {reason}")
+        if wrong:
+            return None
         root = page.canonical or ""
         parts = urlsplit(root)
         if parts.scheme not in ("http", "https") or not parts.netloc or not parts.path.endswith("/") or parts.query:
             root = PLACEHOLDER_ROOT
-        return (None if wrong else page), name, root
+        return page, name, root
 
     def run(self) -> list[tuple[str, str]]:
         files = self.files()
         reference = self.reference()
-        if reference is None or reference[0] is None:
+        if reference is None:
             return self.found
-        expected, self.expected_name, root = reference
-        self.expected = expected
+        self.expected, self.expected_name, root = reference
         self.live = Tree(self.live_folder, root) if self.preview and self.live_folder else None
         self.tree = Tree(self.site_folder, root + (f"{self.target}/" if self.preview else ""))
         self.expected_config = self.config_rest(self.expected.config)
@@ -456,15 +461,15 @@ class Checker:
         if kind is None:
             self.add(path, "not a file the build makes (see SHAPES in .github/scripts/pages-check.py)")
             return
-        data = (self.site_folder / path).read_bytes()
+        file = self.site_folder / path
         if kind == PAGE:
-            self.check_page(path, data)
+            self.check_page(path, file.read_bytes())
         elif kind == XML:
-            for reason in xml_problems(path, data):
+            for reason in xml_problems(path, file.read_bytes()):
                 self.add(path, reason)
         elif kind == CODE and self.live is not None:
             live = self.live.regular(path)
-            if live is None or live.read_bytes() != data:
+            if live is None or live.read_bytes() != file.read_bytes():
                 self.add(path, "not on the live site as built (a preview brings no code of its own)")
 
     def check_page(self, path: str, data: bytes) -> None:
