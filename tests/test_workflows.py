@@ -793,6 +793,19 @@ def problem_lines(stderr: str) -> dict[str, list[str]]:
             id="javascript-link",
         ),
         pytest.param(
+            before_body_end(RECIPE_PAGE, '<script src="/openrecipes-other/evil.js"></script>'),
+            [RECIPE_PAGE],
+            "<script src> /openrecipes-other/evil.js: outside the site",
+            id="script-of-another-site-on-the-host",
+        ),
+        pytest.param(
+            # A browser reads <style> in SVG as markup, html.parser as text: refused, not guessed at.
+            before_body_end(RECIPE_PAGE, "<svg><style><script>alert(1)</script></style></svg>"),
+            [RECIPE_PAGE],
+            "markup a browser may read otherwise",
+            id="script-in-svg-style",
+        ),
+        pytest.param(
             lambda site: edit(
                 site, "feed.xml", "</feed>", '<script xmlns="http://www.w3.org/1999/xhtml">alert(1)</script></feed>'
             ),
