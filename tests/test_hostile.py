@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from conftest import Project, code_blocks, parse
 
+from openrecipes.markup import markdown_html, markdown_inline_html
+
 HOSTILE = (
     "<script>alert(1)</script> <img src=x onerror=alert(2)> {{ 7*7 }} {% raw %}r{% endraw %} "
     "a | b `tick` *em* _u_ [link](javascript:alert(3)) <!-- c --> &amp; ]]> #h ~~s~~ {: .x onclick=y}"
@@ -107,7 +109,9 @@ def test_markdown_fields_render_markdown_but_show_raw_html_as_text(project: Proj
     text = "".join(parse(notes).text)
     assert "<script>alert(1)</script>" in text
     assert "<em>em</em>" in notes  # Markdown still works
-    assert "<a>link</a>" in notes  # the javascript: URL is dropped, the text kept
+    # A link to a javascript: URL is no link: its Markdown is shown as written.
+    assert "[link](javascript:alert(3))" in text
+    assert not [a for tag, a in parse(notes).elements if tag == "a" and "javascript" in (a.get("href") or "")]
 
 
 @pytest.mark.site
@@ -141,3 +145,109 @@ def test_hostile_text_survives_json_csv_and_the_feed_exactly(project: Project) -
     assert entry.find(f"{atom}author").findtext(f"{atom}name") == HOSTILE
     assert entry.findtext(f"{atom}summary").endswith(HOSTILE)
     assert "]]>" in HOSTILE  # a CDATA end inside the text did not break the XML
+
+
+# --- The Markdown renderer itself (markup.py): what each construct may become -------------------
+
+ALLOWED_ATTRIBUTES = {
+    ("div", "class"),  # the renderer's own wrapper, or-prose
+    ("a", "href"),
+    ("a", "title"),
+    ("a", "rel"),
+    ("code", "class"),
+    ("th", "style"),
+    ("td", "style"),
+    ("ol", "start"),
+}
+
+
+def _elements(markdown: str) -> list[tuple[str, dict[str, str | None]]]:
+    html = markdown_html(markdown)
+    elements = parse(html).elements
+    assert elements[0] == ("div", {"class": "or-prose"})
+    unexpected = [(tag, name) for tag, attrs in elements for name in attrs if (tag, name) not in ALLOWED_ATTRIBUTES]
+    assert unexpected == [], html
+    return elements
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "[x](javascript:alert(1))",
+        "[x](JavaScript:alert(1))",
+        "[x]( javascript:alert(1) )",
+        "[x](jav&#x61;script:alert(1))",
+        "[x](java%73cript:alert(1))",
+        "[x](vbscript:msgbox(1))",
+        "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "[x](file:///etc/passwd)",
+        "[x](//evil.example/x)",
+        "[x](relative/page.html)",
+        "[x](#anchor)",
+        "<javascript:alert(1)>",
+        "[x][r]\n\n[r]: javascript:alert(1)",
+        "![x](javascript:alert(1))",
+        "![x](data:image/png;base64,iVBORw0KGgo=)",
+        "[![x](https://e.example/i.png)](javascript:alert(1))",
+    ],
+)
+def test_only_http_and_mailto_addresses_become_links(link: str) -> None:
+    hrefs = [attrs.get("href") or "" for tag, attrs in _elements(link) if tag == "a"]
+    assert all(href.startswith(("https://", "http://", "mailto:")) for href in hrefs), hrefs
+
+
+def test_links_keep_their_text_title_and_get_rel() -> None:
+    elements = _elements('[read](https://e.example/a?b=1&c=2 "The title") <https://e.example/auto> <me@e.example>')
+    links = [attrs for tag, attrs in elements if tag == "a"]
+    assert links == [
+        {"href": "https://e.example/a?b=1&c=2", "title": "The title", "rel": "nofollow noopener"},
+        {"href": "https://e.example/auto", "rel": "nofollow noopener"},
+        {"href": "mailto:me@e.example", "rel": "nofollow noopener"},
+    ]
+
+
+def test_images_become_links_to_their_address_reading_their_text() -> None:
+    html = markdown_html("![a *chart*](https://e.example/c.png) ![](https://e.example/d.png) ![x](rel.png)")
+    assert "<img" not in html
+    assert '<a href="https://e.example/c.png" rel="nofollow noopener">a chart</a>' in html
+    assert '<a href="https://e.example/d.png" rel="nofollow noopener">https://e.example/d.png</a>' in html
+    assert "![x](rel.png)" in html  # not http(s): no image and no link, the Markdown shown as written
+
+
+def test_headings_sit_three_levels_below_the_page() -> None:
+    tags = [tag for tag, _ in _elements("# one\n\n## two\n\n### three\n\n###### six\n\nSetext\n===\n")]
+    assert tags == ["div", "h4", "h5", "h6", "h6", "h4"]
+
+
+@pytest.mark.parametrize(
+    ("fence", "language"),
+    [
+        ("```python\nx\n```", "language-python"),
+        ("```c++ more words\nx\n```", "language-c++"),
+        ('```{.or-chart data-chart="home-cost" onclick="alert(3)"}\nx\n```', None),
+        ('```python" onclick="alert(1)\nx\n```', None),
+        ("~~~ \nx\n~~~", None),
+    ],
+)
+def test_a_fenced_block_keeps_only_a_plain_language_class(fence: str, language: str | None) -> None:
+    classes = [attrs.get("class") for tag, attrs in _elements(fence) if tag == "code"]
+    assert classes == [language]
+
+
+def test_tables_keep_their_alignment_and_lists_their_start() -> None:
+    elements = _elements("| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n\n7. seven\n8. eight\n")
+    styles = [attrs.get("style") for tag, attrs in elements if tag in ("th", "td")]
+    assert styles == ["text-align:left", "text-align:center", "text-align:right"] * 2
+    assert ("ol", {"start": "7"}) in elements
+
+
+def test_raw_html_entities_and_task_lists_are_text() -> None:
+    html = markdown_html('<b onclick="x">bold</b> &lt;i&gt;\n\n<div>\nblock\n</div>\n\n- [ ] task\n- [x] done\n')
+    assert "&lt;b onclick=&quot;x&quot;&gt;bold&lt;/b&gt; &lt;i&gt;" in html
+    assert "&lt;div&gt;" in html
+    assert "<input" not in html and "[ ] task" in html
+
+
+def test_the_inline_form_is_one_paragraph_without_its_p() -> None:
+    assert markdown_inline_html("A *short* `text`") == "A <em>short</em> <code>text</code>"
+    assert markdown_inline_html("Two\n\nparagraphs").count("<p>") == 2

@@ -76,6 +76,17 @@ that lists recipes: an edit of one of them under `mkdocs serve` remakes that pag
 tests/test_serve.py edits every one of them and compares every page with a full build."""
 
 
+MARKDOWN_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("notes",),
+    ("layout", "notes"),
+    ("correctness", "reference"),
+    ("patches", "*", "description"),
+)
+"""The fields a recipe page renders as Markdown (`| markdown` in recipe.md.j2; `*` is every item of
+a list): each is checked when the recipe is read (`markdown_problems`), so validation refuses
+exactly the text the renderer would. tests/test_bounded.py holds this list to the template."""
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """All valid recipes in table order, and every problem found on the way."""
@@ -521,11 +532,43 @@ def _recipe_from_bytes(
     # `openrecipes new` writes placeholders; text ones would pass the schema, so they are refused here.
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
     problems += schema.problems(document.data, document.source_map, display, refused=problems)
+    problems += markdown_problems(document.data, document.source_map, display)
     # With problems, the record holds only the values that passed the schema, so that every check
     # whose inputs are there runs in the same round; the caller keeps it out of the catalogue.
     data = schema.valid_part(document.data) if problems else document.data
     recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(data))
     return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map), data
+
+
+def markdown_problems(data: dict[str, Any], locations: SourceMap, display: str) -> list[Problem]:
+    """Markdown the renderer refuses (`markup.markdown_problem`), in every field rendered as
+    Markdown: refused here, when the recipe is read, so `validate` and the build refuse the same."""
+    values = [(path, value) for path, value in _values_at(data, MARKDOWN_FIELDS) if isinstance(value, str)]
+    if not values:
+        return []
+    from .markup import markdown_problem  # markdown-it-py, read only by a recipe with Markdown
+
+    problems = []
+    for path, value in values:
+        message = markdown_problem(value)
+        if message is not None:
+            position = locations.value_at(path)
+            problems.append(Problem(display, position.line, position.column, json_path(path), message))
+    return problems
+
+
+def _values_at(data: Any, paths: Iterable[tuple[str, ...]]) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """The values at `paths` in `data`, with where each is (`*` stands for every item of a list)."""
+    for path in paths:
+        found: list[tuple[tuple[str | int, ...], Any]] = [((), data)]
+        for key in path:
+            if key == "*":
+                found = [
+                    ((*at, i), item) for at, value in found if isinstance(value, list) for i, item in enumerate(value)
+                ]
+            else:
+                found = [((*at, key), value[key]) for at, value in found if isinstance(value, dict) and key in value]
+        yield from found
 
 
 def _placement_problems(recipe: Recipe, locations: SourceMap) -> list[Problem]:

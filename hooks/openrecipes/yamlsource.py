@@ -32,6 +32,14 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_NODES = 20_000
 """Upper bound on values built from one file, aliases counted each time they are used."""
 
+MAX_TEXT = MAX_FILE_BYTES
+"""Upper bound on the characters of text (keys and values) built from one file, aliases counted each
+time they are used: what a file of the largest size allowed could hold written out. Without aliases
+no file comes near it (its text is shorter than its bytes), so an alias can repeat text only as much
+as writing it out could: nothing built from a recipe (its page, its records) is larger than a recipe
+of the largest size written out, whatever the aliases. (A 20 kB string used 3,000 times through
+aliases, a 67 kB file, once built a 60 MB page.)"""
+
 MAX_DEPTH = 32
 """Recipes nest four levels deep. (libyaml itself refuses flow nesting beyond 1,000 levels.)"""
 
@@ -298,7 +306,7 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     # Most files are regular: their data is built without recording positions, which are worked
     # out from the same nodes only if a problem needs them. Anything irregular takes the full way.
     try:
-        data = _build_plain(root, loader, 0, [0])
+        data = _build_plain(root, loader, 0, [0, 0])
     except _IrregularError:
         pass
     else:
@@ -307,7 +315,9 @@ def read_document(raw: bytes, display_path: str) -> tuple[Document | None, list[
     try:
         data = builder.build(root, ())
     except _TooLargeError as error:
-        return None, [Problem(display_path, error.position.line, error.position.column, "", str(error))]
+        position, path = _alias_past(text, error.measure, error.limit) or (error.position, ())
+        where = json_path(path) if path else ""
+        return None, [Problem(display_path, position.line, position.column, where, str(error))]
     return Document(data, builder.source_map), builder.problems
 
 
@@ -323,7 +333,8 @@ class _IrregularError(Exception):
 
 def _build_plain(node: Node, loader: Any, depth: int, budget: list[int]) -> Any:
     """The data `_Builder` makes of a document without any problem, with no positions recorded;
-    `_IrregularError` wherever `_Builder` would report one (or a value needs a closer look)."""
+    `_IrregularError` wherever `_Builder` would report one (or a value needs a closer look).
+    `budget` is [values, characters of text] built so far."""
     budget[0] += 1
     if budget[0] > MAX_NODES or depth > MAX_DEPTH:
         raise _IrregularError
@@ -337,6 +348,9 @@ def _build_plain(node: Node, loader: Any, depth: int, budget: list[int]) -> Any:
             key = key_node.value
             if key in result or first_refused(key) is not None:
                 raise _IrregularError
+            budget[1] += len(key)
+            if budget[1] > MAX_TEXT:
+                raise _IrregularError
             result[key] = _build_plain(value_node, loader, depth + 1, budget)
         return result
     if isinstance(node, SequenceNode):
@@ -344,6 +358,9 @@ def _build_plain(node: Node, loader: Any, depth: int, budget: list[int]) -> Any:
             raise _IrregularError
         return [_build_plain(item, loader, depth + 1, budget) for item in node.value]
     text = node.value
+    budget[1] += len(text)
+    if budget[1] > MAX_TEXT:
+        raise _IrregularError
     tag = _STR if node.style else _implicit_tag(text)
     if node.tag != tag:
         raise _IrregularError
@@ -399,10 +416,96 @@ def _yaml_error(error: yaml.MarkedYAMLError, display_path: str) -> Problem:
     return Problem(display_path, line, column, "", message)
 
 
+def _alias_past(text: str, measure: str, limit: int) -> tuple[Position, Path] | None:
+    """Where the document, expanded, first goes past `limit` values or characters of text (`measure`
+    "values" or "text"): the position and path of the alias (or the value) that takes it past, or None.
+
+    The node tree has lost where each alias was written (an alias is its anchor's node), so this
+    reads the document's events again, adding up what each anchored node expands to; only a
+    document past a limit is read twice. It counts as `_Builder` does, in the same order (values,
+    and the characters of keys and scalar values), and more only in a document with problems of its
+    own (a duplicate key, whose value the builder passes over).
+    """
+    if measure not in ("values", "text"):
+        return None
+    counted = 0 if measure == "values" else 1
+    totals = [0, 0]  # values, characters
+    anchors: dict[str, tuple[int, int, str | None]] = {}  # values, characters, a scalar's text
+    frames: list[_Frame] = []
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                frame = frames.pop()
+                if frame.anchor:
+                    anchors[frame.anchor] = (totals[0] - frame.start[0], totals[1] - frame.start[1], None)
+                if frames:
+                    frames[-1].next()
+                continue
+            if not isinstance(event, yaml.NodeEvent):
+                continue  # stream and document events
+            parent = frames[-1] if frames else None
+            is_key = parent is not None and parent.expects_key
+            path = () if parent is None else parent.path if is_key else (*parent.path, parent.item)
+            if isinstance(event, yaml.AliasEvent):
+                values, characters, scalar = anchors.get(event.anchor or "", (0, 0, None))
+                if is_key:
+                    values, parent.item = 0, scalar if scalar is not None else "?"
+            elif isinstance(event, yaml.ScalarEvent):
+                values, characters, scalar = 1, len(event.value), event.value
+                if event.anchor:
+                    anchors[event.anchor] = (values, characters, scalar)
+                if is_key:
+                    values, parent.item = 0, scalar
+            else:  # the start of a mapping or a list
+                frames.append(_Frame(path, isinstance(event, yaml.MappingStartEvent), event.anchor, list(totals)))
+                values, characters = 1, 0
+            totals[0] += values
+            totals[1] += characters
+            if totals[counted] > limit:
+                mark = event.start_mark
+                return Position(mark.line + 1, mark.column + 1), path
+            if parent is not None and not isinstance(event, yaml.CollectionStartEvent):
+                parent.next()
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+class _Frame:
+    """A mapping or list open while `_alias_past` reads the events, and where in it the reading is."""
+
+    __slots__ = ("anchor", "expects_key", "item", "mapping", "path", "start")
+
+    def __init__(self, path: Path, mapping: bool, anchor: str | None, start: list[int]) -> None:
+        self.path = path
+        self.mapping = mapping
+        self.anchor = anchor
+        self.start = start
+        self.expects_key = mapping
+        self.item: str | int = "" if mapping else 0
+
+    def next(self) -> None:
+        """After a key, its value; after a value, the next key or item."""
+        if not self.mapping:
+            assert isinstance(self.item, int)
+            self.item += 1
+        else:
+            self.expects_key = not self.expects_key
+
+
 class _TooLargeError(Exception):
-    def __init__(self, position: Position, message: str) -> None:
+    """A document past a limit on what it builds: `measure` ("values", "text", "depth") past `limit`
+    at the node at `position`."""
+
+    def __init__(self, position: Position, message: str, measure: str = "depth", limit: int = 0) -> None:
         super().__init__(message)
         self.position = position
+        self.measure = measure
+        self.limit = limit
 
 
 class _Builder:
@@ -416,6 +519,7 @@ class _Builder:
         self.scalar_text: dict[Path, str] = {}
         self.problems: list[Problem] = []
         self.budget_nodes = 0
+        self.budget_text = 0
 
     @property
     def source_map(self) -> SourceMap:
@@ -440,6 +544,8 @@ class _Builder:
                 _position(node),
                 f"the document expands to more than {MAX_NODES:,} values (through YAML aliases?); "
                 "write the values out instead",
+                "values",
+                MAX_NODES,
             )
         if len(path) > MAX_DEPTH:
             raise _TooLargeError(
@@ -479,12 +585,26 @@ class _Builder:
                 )
                 continue
             first_seen[key] = key_node
+            self.count_text(key_node, key)
             self.keys[key_path] = _pack(key_node)
             self._check_text(key_node, key_path, key)
             result[key] = self.build(value_node, key_path)
         return result
 
+    def count_text(self, node: Node, text: str) -> None:
+        self.budget_text += len(text)
+        if self.budget_text > MAX_TEXT:
+            raise _TooLargeError(
+                _position(node),
+                f"through YAML aliases the document expands to more than {MAX_TEXT:,} characters of text, more "
+                f"than a recipe file may hold written out ({MAX_FILE_BYTES:,} bytes); write the text out once "
+                "instead of repeating it",
+                "text",
+                MAX_TEXT,
+            )
+
     def build_scalar(self, node: ScalarNode, path: Path) -> Any:
+        self.count_text(node, node.value)
         implicit = _STR if node.style else _implicit_tag(node.value)
         if node.tag != implicit or node.tag not in _IMPLICIT_SCALAR_TAGS:
             self.refuse_tag(node, path)
