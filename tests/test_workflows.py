@@ -4,6 +4,7 @@ here against a scratch git remote, publish a pull request's data with main's cod
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -110,6 +111,15 @@ def test_the_scripts_pass_shellcheck_and_stop_at_the_first_error() -> None:
         assert "\nset -euo pipefail\n" in text, script.name
         # pages-lib.sh is sourced, every other script is run.
         assert bool(script.stat().st_mode & 0o100) == (script.name != "pages-lib.sh"), script.name
+
+
+def test_the_site_checker_needs_only_the_standard_library() -> None:
+    # The publishing jobs have a sparse checkout of .github/scripts and the runner's python3.
+    tree = ast.parse((SCRIPTS / "pages-check.py").read_text(encoding="utf-8"))
+    modules = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    modules |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert modules
+    assert {name.split(".")[0] for name in modules} - {"__future__"} <= sys.stdlib_module_names
 
 
 def test_every_action_is_pinned_to_a_commit() -> None:
