@@ -203,6 +203,9 @@ def test_bench_prints_the_figures_with_their_targets(
     # small size: every process the bench starts (builds, validate, serve) costs seconds here, and
     # a pause between edits just over the server's polling interval.
     monkeypatch.setattr(bench_module, "SETTLE_SECONDS", 0.6)
+    # One worst recipe, a small one: its figures are printed the same way at any size.
+    monkeypatch.setattr(bench_module, "WORST_KINDS", {"slowest-markdown": "Markdown slowest to parse"})
+    monkeypatch.setattr(bench_module, "WORST_BYTES", 16_000)
     bench = ("bench", "--sizes", "4", "--serve", "4", "--edits", "1", "--runs", "1", "--keep", tmp_path / "bench")
     code, out, _ = run(capsys, "--root", REPO, *bench)
     header, first = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line][:2]
@@ -213,6 +216,9 @@ def test_bench_prints_the_figures_with_their_targets(
     (serving,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["4"] and "(" in line]
     assert len(serving) == 8  # N, start, its build, paired build, and two edits as "median (each)"
     assert "search index at most 2 KB per recipe" in out and "compare two recipes" in out
+    (worst,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["slowest-markdown"]]
+    assert len(worst) == len(bench_module.WORST_HEADER)
+    assert "recipe of the worst kind (Markdown slowest to parse) builds in under 10 s" in out
     assert code in (0, 1)
     assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
 

@@ -8,7 +8,10 @@ build runs in a fresh Python process that reports its own time and peak memory. 
 `openrecipes validate` (the whole catalogue, and one file of it) as a user runs it, weighs the
 pages and the data the compare page loads, and, at the sizes asked for, drives a real
 `mkdocs serve --dirty` on 127.0.0.1 through edits of one recipe, timing each from the file's
-write to the edit being served.
+write to the edit being served. Then it builds, each alone, recipes of the worst kinds input that
+validates can be (`synthetic.worst_recipe`: the slowest Markdown, the most HTML, text repeated
+through aliases, the most values), each as large as a recipe file may be, and times `validate`
+and the build of each.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from .export import recipe_json_path
 from .loader import slug
 from .reference import Reference, load_reference
 from .site import plan_site
-from .synthetic import recipe_data, yaml_text
+from .synthetic import WORST_KINDS, recipe_data, worst_recipe, yaml_text
+from .yamlsource import MAX_FILE_BYTES
 
 DEFAULT_SIZES = (10, 100, 1000, 3000)
 TABLE_FROM = 1000
@@ -54,6 +58,11 @@ off by a third."""
 SETTLE_SECONDS = 1.5
 """The pause before each timed edit: MkDocs' server polls for changes every 0.5 s, so after it an edit
 is one rebuild of its own, as when a person saves a file."""
+
+WORST_BYTES = MAX_FILE_BYTES
+"""The size of each worst recipe: the largest a recipe file may be (262,144 bytes)."""
+WORST_SECONDS = 10.0
+"""The target: a recipe of the worst kind, of the largest size, builds within this on two cores."""
 
 PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "schema", "reference", "hooks")
 HOOK = "catalogue.py"
@@ -142,6 +151,21 @@ class Measurement:
     @property
     def search_bytes_per_recipe(self) -> float:
         return self.search_bytes / self.size
+
+
+@dataclass(frozen=True)
+class Worst:
+    """One recipe of a worst kind (`synthetic.WORST_KINDS`), alone in a project."""
+
+    kind: str
+    file_bytes: int
+    validate_seconds: float
+    """`openrecipes validate` of the project (the median of its runs), start-up included."""
+    build_seconds: float
+    page_bytes: int
+    """The recipe's page."""
+    site_bytes: int
+    """Every file of the built site."""
 
 
 def synthetic_recipes(reference: Reference, count: int) -> Iterator[tuple[str, str]]:
@@ -301,6 +325,35 @@ def measure(
     )
 
 
+def measure_worst(repo: Path, workdir: Path, *, runs: int = VALIDATE_RUNS, size: int | None = None) -> list[Worst]:
+    """Each worst recipe (`size` bytes at most, by default WORST_BYTES) alone in a copy of the
+    project: `openrecipes validate` timed `runs` times, and a strict build in a fresh process."""
+    reference, problems = load_reference(repo)
+    if reference is None:
+        raise RuntimeError("the reference data is broken: " + str(problems[0]))
+    results = []
+    for kind in WORST_KINDS:
+        project = copy_project(repo, workdir / f"worst-{kind}")
+        recipe_id, text = worst_recipe(reference, kind, WORST_BYTES if size is None else size)
+        path = project / "recipes" / f"{recipe_id}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        validate = _validate_seconds(project, runs=runs)
+        site = workdir / f"worst-{kind}-site"
+        built = _build(project, site, strict=True)
+        results.append(
+            Worst(
+                kind=kind,
+                file_bytes=len(text.encode()),
+                validate_seconds=validate,
+                build_seconds=built["seconds"],
+                page_bytes=(site / "recipes" / recipe_id / "index.html").stat().st_size,
+                site_bytes=sum(file.stat().st_size for file in site.rglob("*") if file.is_file()),
+            )
+        )
+    return results
+
+
 def _serve(
     project: Path, recipe_id: str, reference: Reference, edits: int, before: dict[str, float], paired_site: Path
 ) -> Serving:
@@ -420,6 +473,19 @@ WEIGHT_HEADER = (
 
 SERVE_HEADER = ("N", "serve start s", "its build s", "paired build s", "page-field edit s", "figure edit s")
 
+WORST_HEADER = ("worst recipe", "file KB", "validate s", "build s", "page KB", "site KB")
+
+
+def worst_row(w: Worst) -> tuple[str, ...]:
+    return (
+        w.kind,
+        fmt.number(w.file_bytes / 1000, 1),
+        fmt.number(w.validate_seconds, 2),
+        fmt.number(w.build_seconds, 2),
+        fmt.number(w.page_bytes / 1000, 0),
+        fmt.number(w.site_bytes / 1000, 0),
+    )
+
 
 def row(m: Measurement) -> tuple[str, ...]:
     return (
@@ -465,10 +531,17 @@ def serve_row(m: Measurement, s: Serving) -> tuple[str, ...]:
     )
 
 
-def targets(results: Sequence[Measurement]) -> list[tuple[str, bool]]:
+def targets(results: Sequence[Measurement], worst: Sequence[Worst] = ()) -> list[tuple[str, bool]]:
     """The project's targets, each with whether the measured figures meet it."""
     by_size = {m.size: m for m in results}
-    checks = []
+    checks = [
+        (
+            f"a {w.file_bytes / 1000:,.0f} kB recipe of the worst kind ({WORST_KINDS[w.kind]}) builds in under "
+            f"{WORST_SECONDS:g} s: {w.build_seconds:.2f} s (validate {w.validate_seconds:.2f} s)",
+            w.build_seconds < WORST_SECONDS,
+        )
+        for w in worst
+    ]
     reload_targets = {1000: 2.0, 3000: 3.0}
     for size, limit in reload_targets.items():
         serving = by_size[size].serving if size in by_size else None
@@ -568,6 +641,8 @@ def run(
         for size in sizes:
             say(f"measuring N = {size:,} ...")
             results.append(measure(repo, size, workdir, serve=size in serve, edits=edits, runs=runs))
+        say(f"measuring the worst recipes ({', '.join(WORST_KINDS)}) ...")
+        worst = measure_worst(repo, workdir, runs=runs)
     finally:
         if keep is None:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -583,8 +658,10 @@ def run(
         say("")
         say(table([SERVE_HEADER, *(serve_row(m, s) for m, s in served)]))
     say("")
+    say(table([WORST_HEADER, *(worst_row(w) for w in worst)]))
+    say("")
     met = True
-    for text, ok in targets(results):
+    for text, ok in targets(results, worst):
         say(f"{'ok  ' if ok else 'MISS'}  {text}")
         met = met and ok
     return 0 if met else 1

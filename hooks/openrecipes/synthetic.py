@@ -160,3 +160,144 @@ def recipe_data(
 def yaml_text(data: dict[str, Any], recipe_id: str | None = None) -> str:
     header = f"# recipes/{recipe_id}.yaml\n" if recipe_id else ""
     return yamlwrite.dump(data, header)
+
+
+# --- Hostile text: the shapes that make Markdown parsers slow, and the worst recipes ------------
+
+MARKDOWN_SHAPES: dict[str, tuple[str, str, str]] = {
+    # name: (written once before, repeated, written once after)
+    "runs of [": ("", "[", ""),
+    "runs of *": ("", "*", ""),
+    "runs of _": ("", "_", ""),
+    "runs of `": ("", "`", ""),
+    "runs of <": ("", "<", ""),
+    "runs of ~": ("", "~", ""),
+    "runs of \\": ("", "\\", ""),
+    "image openers ![": ("", "![", ""),
+    "image openers in brackets ![[": ("", "![[", ""),
+    "link closers ](": ("", "](", ""),
+    "unclosed links [a](": ("", "[a](", ""),
+    'unclosed titles []( "': ("", '[]( "', ""),
+    'unclosed titles [a](http://x "': ("", '[a](http://x "', ""),
+    "[ on its own line": ("", "[\n", ""),
+    "nested brackets [[[ ]]]": ("", "[[[[[[[[[[", "]]]]]]]]]]"),
+    "links in links": ("", "[[a](http://b)](http://c)", ""),
+    "code spans in link text": ("", "[`a](b)`", ""),
+    "backtick runs of every length": ("", "".join("`" * k + "a" for k in range(1, 40)), ""),
+    "backticks `a": ("", "`a", ""),
+    "backticks ``a`": ("", "``a`", ""),
+    "emphasis *_ alternating": ("", "*_", ""),
+    "emphasis *a_ alternating": ("", "*a_", ""),
+    "emphasis **a__b": ("", "**a__b", ""),
+    "emphasis *a **b": ("", "*a **b", ""),
+    "emphasis a_b_": ("", "a_b_", ""),
+    "emphasis at line ends": ("", "a *\n", ""),
+    "autolink openers <http:": ("", "<http://a", ""),
+    "email openers <a@b": ("", "<a@b", ""),
+    "html openers <a": ("", "<a ", ""),
+    "html comments <!--": ("", "<!--", ""),
+    "entities &#": ("", "&#", ""),
+    "entities &copy;": ("", "&copy;", ""),
+    "quotes nested 19 deep": ("", "> " * 19 + "x\n", ""),
+    "lazy quote lines": ("", "> a\nb\n", ""),
+    "lists nested 9 deep": ("", "".join("  " * depth + "- x\n" for depth in range(9)), ""),
+    "list items": ("", "- a\n", ""),
+    "ordered list items": ("", "1. a\n", ""),
+    "setext headings": ("", "a\n=\n", ""),
+    "setext underlines -": ("", "a\n-\n", ""),
+    "atx headings": ("", "# a\n", ""),
+    "thematic breaks": ("", "***\n", ""),
+    "fence openers": ("", "```\n", ""),
+    "indented code": ("", "    code\n", ""),
+    "hard breaks": ("", "a  \n", ""),
+    "backslash breaks": ("", "a\\\n", ""),
+    "long link reference definition": ("[a]: https://e.example/", "x", ""),
+    "link reference definitions": ("", "[ref]: https://e.example/a\n", ""),
+    "labels of 999 characters": ("", "[" + "l" * 997 + "]: https://e.example\n", ""),
+    "link references used": ("[a]: https://e.example/a\n\n", "[a]", ""),
+    "table row of | only": ("a|b\n-|-\n", "|", ""),
+    "table of many cells": ("|h" * 20 + "\n" + "|-" * 20 + "\n", "|xxxxxx" * 20 + "\n", ""),
+    "aligned table": ("| a | b | c |\n|:-|:-:|-:|\n", "| 1 | 2 | 3 |\n", ""),
+    "plain text": ("", "lorem ipsum dolor sit amet ", ""),
+    "blank lines": ("", "\n", ""),
+    "tabs": ("", "a\t", ""),
+}
+"""Markdown of every shape known to make some Markdown parser take time growing faster than the text
+(runs of brackets, emphasis delimiters and backticks, unclosed links and titles, nesting, link
+references, tables) and plain text: `markdown_shape(name, size)`. tests/test_bounded.py renders
+each at two sizes and counts the work; `openrecipes bench` builds a recipe of the slowest."""
+
+
+SLOWEST_MARKDOWN = "image openers ![", "image openers in brackets ![["
+"""The shapes markdown-it-py spends longest on per character (about 15-20 µs each, measured over
+every shape above at 16 kB and 64 kB on the development machine; plain text takes 0.1 µs)."""
+
+
+def markdown_shape(name: str, size: int) -> str:
+    """Markdown of the shape `name` (MARKDOWN_SHAPES), about `size` characters long."""
+    before, unit, after = MARKDOWN_SHAPES[name]
+    return before + unit * max(1, (size - len(before) - len(after)) // len(unit)) + after
+
+
+WORST_KINDS = {
+    "slowest-markdown": "Markdown slowest to parse",
+    "most-html": "Markdown making the most HTML",
+    "aliased-text": "text repeated through YAML aliases",
+    "most-values": "as many values as a file may hold",
+}
+"""The recipes `worst_recipe` writes (name: what it is): what input that validates can cost a build most."""
+
+
+def worst_recipe(reference: Reference, kind: str, size: int) -> tuple[str, str]:
+    """A valid recipe of the `kind` (a key of WORST_KINDS) of at most `size` bytes, as large as that
+    allows: (its id, its YAML).
+
+    - slowest-markdown: its Markdown fields hold the shapes of SLOWEST_MARKDOWN.
+    - most-html: a link reference used as often as the renderer allows (`markup.HTML_PER_CHARACTER`):
+      about 16 characters of HTML per character of notes.
+    - aliased-text: a 20 kB text (as in issue 19) used through aliases as many times as the reader
+      allows (`yamlsource.MAX_TEXT`), in the Markdown of every patch; the file itself is small.
+    - most-values: as many patches as the reader allows (`yamlsource.MAX_NODES`), each a row.
+    """
+    recipe_id = f"llama-3.1-70b/h100/worst-{kind}"
+    if kind == "aliased-text":
+        return recipe_id, _aliased_text(reference, recipe_id)
+
+    def text(scale: int) -> str:
+        data = recipe_data(reference, name="worst")
+        if kind == "slowest-markdown":
+            first, second = SLOWEST_MARKDOWN
+            data["notes"] = markdown_shape(first, scale)
+            data["layout"]["notes"] = markdown_shape(second, scale // 2)
+        elif kind == "most-html":
+            # Each use of [a] is an element holding the whole address: 16 uses of an address as
+            # long as the notes allow make 16 times the notes in HTML, within the limit.
+            data["notes"] = f"[a]: https://e.example/{'x' * scale}\n\n" + "[a] " * 16  # [a][a] is one link
+        else:
+            count = min(scale, 6_600)  # three values each, within MAX_NODES with the rest
+            width = max(1, (scale - count) // max(count, 1))
+            data["patches"] = [{"name": f"p{i}", "description": f"step {i} {'x' * width}"} for i in range(count)]
+        return yaml_text(data, recipe_id)
+
+    low, high = 1, size
+    while low < high:  # the largest scale whose file fits in `size` bytes
+        middle = (low + high + 1) // 2
+        if len(text(middle).encode()) <= size:
+            low = middle
+        else:
+            high = middle - 1
+    return recipe_id, text(low)
+
+
+def _aliased_text(reference: Reference, recipe_id: str) -> str:
+    """The recipe with a 20 kB text written once and used again through aliases, as many times as
+    the reader builds (MAX_TEXT characters of text in all)."""
+    from .yamlsource import MAX_TEXT
+
+    base = yaml_text(recipe_data(reference, name="worst"), recipe_id)
+    written = "Twenty kilobytes of notes, written once and used again. " * 360  # 20,160 characters
+    # Keys and values of the recipe itself count too: about 2,500 characters.
+    uses = (MAX_TEXT - len(base) - len(written)) // (len(written) + len("description") + len("name") + 3)
+    patches = f"patches:\n- name: p0\n  description: &text {written}\n"
+    patches += "".join(f"- name: p{i}\n  description: *text\n" for i in range(1, uses + 1))
+    return base.replace("patches: []\n", patches)
