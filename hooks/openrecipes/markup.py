@@ -255,8 +255,8 @@ class _Rendered:
     the recipes and renders it afterwards (in a worker forked with this process's memory), so each
     is parsed once. Bounded in entries and in characters held."""
 
-    ENTRIES = 512
-    CHARACTERS = 8 * 1024 * 1024
+    ENTRIES = 4096
+    CHARACTERS = 32 * 1024 * 1024
 
     def __init__(self) -> None:
         self._held: OrderedDict[str, tuple[str | None, str]] = OrderedDict()
