@@ -110,8 +110,8 @@ def _parser() -> MarkdownIt:
         line = state.skipEmptyLines(start)
         if state.level >= MAX_NESTING and line < end and state.sCount[line] >= state.blkIndent:
             raise _RefusedError(
-                f"block quotes and list items nested more than {MAX_NESTING} levels deep; the renderer stops "
-                "there and would drop what is deeper"
+                f"block quotes and lists nested more than {MAX_NESTING} levels deep (a list and each of its items "
+                "are a level each); the renderer stops there and would drop what is deeper"
             )
         tokenize(state, start, end)
 
@@ -164,6 +164,8 @@ def _safe_tokens(tokens: list[Token]) -> None:
         if token.type == "inline":
             token.children = _safe_inline(token.children or [])
             continue
+        if token.type == "html_block":  # never made with html off; were it, it would be shown as text
+            token.type = "text"
         attrs = token.attrs
         token.attrs = {}
         token.meta = {}  # a list item's meta could hold a task-list checkbox
@@ -188,6 +190,8 @@ def _safe_inline(children: list[Token]) -> list[Token]:
         if token.type == "image":
             safe += _image_as_link(token)
             continue
+        if token.type == "html_inline":  # as html_block above
+            token.type = "text"
         attrs = token.attrs
         token.attrs = {}
         token.meta = {}
