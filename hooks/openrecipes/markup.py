@@ -68,9 +68,10 @@ columns, whatever it writes, so a wide header over short rows makes far more HTM
 HTML_PER_CHARACTER = 16
 HTML_SPARE = 1_024
 """A Markdown text may render to at most 16 characters of HTML per character written, and 1,024
-more: a right-aligned table of one-digit cells, the densest markup that reads as a table, makes
-about 9. What could make more is a link reference definition used again and again, each use
-repeating its address (a 32 kB address used 5,000 times is 160 MB of HTML)."""
+more: a right-aligned table of one-digit cells written without spaces (`|1|2|3|`), about the
+densest markup that reads as something, makes 15 (with spaces, 8.5; prose makes 1 to 2). What
+makes more is a link reference used again and again, each use repeating its address (a 32 kB
+address used 5,000 times is 160 MB of HTML), or a table of empty cells."""
 
 
 def _safe_href(href: str) -> bool:
