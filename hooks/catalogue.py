@@ -22,14 +22,14 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 import openrecipes
-from openrecipes import csp
-from openrecipes.fragments import restore
-from openrecipes.htmlspace import collapse_whitespace
-from openrecipes.incremental import Generation, Rebuilds, cache_folder
-from openrecipes.outputs import GENERATED_NAV_PAGES
-from openrecipes.render import TEMPLATES_DIR
-from openrecipes.site import plan_site
-from openrecipes.templatecache import COMPILED
+from openrecipes.serving.incremental import Generation, Rebuilds, cache_folder
+from openrecipes.serving.templatecache import COMPILED
+from openrecipes.site import csp
+from openrecipes.site.fragments import restore
+from openrecipes.site.htmlspace import collapse_whitespace
+from openrecipes.site.outputs import GENERATED_NAV_PAGES
+from openrecipes.site.plan import plan_site
+from openrecipes.site.render import TEMPLATES_DIR
 
 # Under the `mkdocs` logger, so MkDocs shows these lines and counts them for --strict.
 log = logging.getLogger("mkdocs.plugins.openrecipes")

@@ -18,9 +18,9 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from openrecipes import bench
-from openrecipes.reference import Reference, load_reference
-from openrecipes.synthetic import recipe_data, yaml_text
+from openrecipes.reading.reference import Reference, load_reference
+from openrecipes_tools import bench
+from openrecipes_tools.synthetic import recipe_data, yaml_text
 
 REPO = Path(__file__).resolve().parent.parent
 SEED_ID = "qwen3.8-27b/h200/attune-tp4-pp2"

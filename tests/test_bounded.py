@@ -1,6 +1,6 @@
 """Input that validates is rendered with bounded work, and what would not be is refused (issue 19).
 
-No timings: speed targets live in `openrecipes bench`, which builds the worst recipes. Here the work
+No timings: speed targets live in `./dev bench`, which builds the worst recipes. Here the work
 is counted, deterministically: the Python lines the renderer runs (every step of every loop, in
 markdown-it-py and in markup.py), for a text and for one four times as long. Work linear in the
 text grows about four times; the quadratic Markdown parsers this replaced grew sixteen times on
@@ -21,8 +21,8 @@ from conftest import REPO, Project
 
 from openrecipes import markup
 from openrecipes.loader import MARKDOWN_FIELDS, load_catalogue, validate_catalogue
-from openrecipes.synthetic import MARKDOWN_SHAPES, markdown_shape
-from openrecipes.yamlsource import MAX_FILE_BYTES, MAX_TEXT, read_document
+from openrecipes.reading.yamlsource import MAX_FILE_BYTES, MAX_TEXT, read_document
+from openrecipes_tools.synthetic import MARKDOWN_SHAPES, markdown_shape
 
 SMALL = 1_000
 GROWTH = 4

@@ -1,4 +1,4 @@
-"""The chart files (hooks/openrecipes/charts.py): which pages get which charts, and what each
+"""The chart files (hooks/openrecipes/site/charts.py): which pages get which charts, and what each
 figure holds. Drawing them, re-pricing them and touch screens are tests/browser/test_charts.py's."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 import yaml
 from conftest import REPO, Project
 
-from openrecipes import charts
 from openrecipes.loader import Entry, load_catalogue
+from openrecipes.site import charts
 
 SCHEMA = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from conftest import REPO, SEED, SEED_ID, BuildResult, Project, parse
 
-from openrecipes.checks import RULES, analyse, check_statements
+from openrecipes.checking.checks import RULES, analyse, check_statements
 from openrecipes.loader import load_catalogue, load_recipe
-from openrecipes.reference import load_reference
-from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema
+from openrecipes.reading.reference import load_reference
+from openrecipes.reading.schema import SCHEMA_RELATIVE_PATH, Schema
 
 TODAY = dt.date(2026, 12, 2)
 FILE = f"recipes/{SEED_ID}.yaml"

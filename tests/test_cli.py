@@ -1,4 +1,4 @@
-"""The `openrecipes` command: validate, new, list, show, diff and bench, in-process and as a real process."""
+"""The `openrecipes` command: validate, new, list, show, diff and import, in-process and as a real process."""
 
 from __future__ import annotations
 
@@ -14,17 +14,16 @@ import pytest
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, Project, copy_project
 
-from openrecipes import bench as bench_module
-from openrecipes import export
 from openrecipes.cli import main
-from openrecipes.gitrev import Repository
 from openrecipes.loader import load_catalogue
-from openrecipes.placeholders import SchemaWalker, is_placeholder
-from openrecipes.schema import Schema
-from openrecipes.synthetic import recipe_data, yaml_text
+from openrecipes.reading.gitrev import Repository
+from openrecipes.reading.placeholders import SchemaWalker, is_placeholder
+from openrecipes.reading.schema import Schema
+from openrecipes.site import export
+from openrecipes_tools.synthetic import recipe_data, yaml_text
 
 SEED_FILE = f"recipes/{SEED_ID}.yaml"
-COMMANDS = ("validate", "new", "list", "show", "diff", "import", "bench")
+COMMANDS = ("validate", "new", "list", "show", "diff", "import")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -194,33 +193,6 @@ def test_validate_a_file_outside_recipes_is_a_problem(
     code, out, _ = run(capsys, "--root", project.root, "validate", stray)
     assert code == 1
     assert "is not under recipes/" in out
-
-
-def test_bench_prints_the_figures_with_their_targets(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Figures, not timings: the targets are reported by the command, never asserted in tests. One
-    # small size: every process the bench starts (builds, validate, serve) costs seconds here, and
-    # a pause between edits just over the server's polling interval.
-    monkeypatch.setattr(bench_module, "SETTLE_SECONDS", 0.6)
-    # One worst recipe, a small one: its figures are printed the same way at any size.
-    monkeypatch.setattr(bench_module, "WORST_KINDS", {"slowest-markdown": "Markdown slowest to parse"})
-    monkeypatch.setattr(bench_module, "WORST_BYTES", 16_000)
-    bench = ("bench", "--sizes", "4", "--serve", "4", "--edits", "1", "--runs", "1", "--keep", tmp_path / "bench")
-    code, out, _ = run(capsys, "--root", REPO, *bench)
-    header, first = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit() or "build" in line][:2]
-    assert header[:3] == ["N", "build", "s"]
-    assert first[0] == "4" and len(first) == len(bench_module.HEADER)
-    assert "recipe pages load no Plotly" in out
-    # mkdocs serve driven through an edit of each kind at N = 4, each served and timed.
-    (serving,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["4"] and "(" in line]
-    assert len(serving) == 8  # N, start, its build, paired build, and two edits as "median (each)"
-    assert "search index at most 2 KB per recipe" in out and "compare two recipes" in out
-    (worst,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["slowest-markdown"]]
-    assert len(worst) == len(bench_module.WORST_HEADER)
-    assert "recipe of the worst kind (Markdown slowest to parse) builds in under 10 s" in out
-    assert code in (0, 1)
-    assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
 
 
 # --- new --------------------------------------------------------------------------------------

@@ -25,13 +25,13 @@ from mkdocs.config import load_config
 
 from openrecipes import loader
 from openrecipes.loader import load_catalogue
-from openrecipes.outputs import HOME_PAGE
 from openrecipes.problems import Problem
-from openrecipes.refs import resolve
-from openrecipes.schema import Schema
-from openrecipes.site import plan_site
-from openrecipes.synthetic import yaml_text
-from openrecipes.yamlsource import MAX_NUMBER, MIN_NUMBER
+from openrecipes.reading.refs import resolve
+from openrecipes.reading.schema import Schema
+from openrecipes.reading.yamlsource import MAX_NUMBER, MIN_NUMBER
+from openrecipes.site.outputs import HOME_PAGE
+from openrecipes.site.plan import plan_site
+from openrecipes_tools.synthetic import yaml_text
 
 FILE = f"recipes/{SEED_ID}.yaml"
 CORPUS = Path(__file__).parent / "corpus"

@@ -16,10 +16,10 @@ import pytest
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, built_once, copy_project, parse
 
-from openrecipes import export
-from openrecipes.feed import atom_feed
 from openrecipes.loader import Entry, load_catalogue
-from openrecipes.reference import Reference
+from openrecipes.reading.reference import Reference
+from openrecipes.site import export
+from openrecipes.site.feed import atom_feed
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

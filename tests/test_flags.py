@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import SEED_ID, BuildResult
 
-from openrecipes import flags
+from openrecipes.checking import flags
 
 MEASURED = dt.date(2026, 10, 14)
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import Project, parse
 
-from openrecipes import pages
+from openrecipes.site import pages
 
 MANY = pages.GROUP_ROWS + 2
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openrecipes.htmlspace import collapse_whitespace
+from openrecipes.site.htmlspace import collapse_whitespace
 
 
 def test_runs_with_a_line_break_become_one_line_break() -> None:

@@ -19,15 +19,15 @@ import pytest
 import yaml
 from conftest import REPO, Project
 
-from openrecipes import yamlwrite
 from openrecipes.cli import main
 from openrecipes.importers import megatron_bridge as mb
 from openrecipes.importers import megatron_bridge_recipes, sync, torchtitan_recipes
 from openrecipes.importers import torchtitan as tt
 from openrecipes.importers.gitsource import GitSource
 from openrecipes.importers.tables import number
-from openrecipes.schema import Schema
-from openrecipes.yamlsource import read_document
+from openrecipes.reading import yamlwrite
+from openrecipes.reading.schema import Schema
+from openrecipes.reading.yamlsource import read_document
 
 FIXTURES = Path(__file__).parent / "importer_fixtures"
 SCHEMA_DOCUMENT = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from openrecipes.pagerender import ForkedRenderer, Renderer, renderer
+from openrecipes.serving.pagerender import ForkedRenderer, Renderer, renderer
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the forked renderer needs os.fork")
 

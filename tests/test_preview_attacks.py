@@ -46,9 +46,9 @@ from browser.conftest import IN_CI, Watch, watched_tab
 from conftest import REPO, SAMPLE, copy_project, parse
 from test_workflows import Repository, Sandbox
 
-from openrecipes import chromium
-from openrecipes.reference import Reference
-from openrecipes.synthetic import recipe_data, yaml_text
+from openrecipes.reading.reference import Reference
+from openrecipes_tools import chromium
+from openrecipes_tools.synthetic import recipe_data, yaml_text
 
 pytestmark = [pytest.mark.site, pytest.mark.xdist_group("browser")]
 

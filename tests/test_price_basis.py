@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from conftest import SEED_ID, Project
 
-from openrecipes import export, facts, fmt, pricebasis
+from openrecipes import fmt
+from openrecipes.checking import pricebasis
 from openrecipes.loader import load_catalogue
-from openrecipes.reference import Reference
+from openrecipes.reading.reference import Reference
+from openrecipes.site import export, facts
 
 
 @pytest.mark.parametrize(

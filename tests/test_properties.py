@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from openrecipes import fmt
 from openrecipes.cli import main as cli
 from openrecipes.loader import load_catalogue
-from openrecipes.refs import resolve
-from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
-from openrecipes.yamlsource import MIN_NUMBER, first_refused, read_document
+from openrecipes.reading.refs import resolve
+from openrecipes.reading.schema import SCHEMA_RELATIVE_PATH, Schema, to_json_compatible
+from openrecipes.reading.yamlsource import MIN_NUMBER, first_refused, read_document
 
 SEED_DATA = yaml.safe_load(SEED)
 SCHEMA = Schema.load(REPO / SCHEMA_RELATIVE_PATH)

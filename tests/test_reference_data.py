@@ -20,7 +20,7 @@ from openrecipes.flops import (
     release_key,
     six_n_flops_per_token,
 )
-from openrecipes.reference import PEAK_COLUMN, Reference, load_reference
+from openrecipes.reading.reference import PEAK_COLUMN, Reference, load_reference
 
 GPUS_YAML = yaml.safe_load((REPO / "reference/gpus.yaml").read_text(encoding="utf-8"))
 SOURCES_MD = (REPO / "reference/SOURCES.md").read_text(encoding="utf-8")

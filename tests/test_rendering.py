@@ -13,7 +13,7 @@ import markdown
 import pytest
 from conftest import REPO, SEED_ID, BuildResult, parse
 
-from openrecipes import facts
+from openrecipes.site import facts
 
 SEED_URL = f"recipes/{SEED_ID}/"
 TEMPLATES = REPO / "hooks" / "openrecipes" / "templates"

@@ -13,7 +13,7 @@ from conftest import SAMPLE, SEED, SEED_ID, Project, build_site, copy_project
 
 from openrecipes.builddate import BuildDateError, build_date
 from openrecipes.cli import main
-from openrecipes.site import plan_site
+from openrecipes.site.plan import plan_site
 
 # 2026-10-15 11:00 UTC: already 2026-10-16 in Kiritimati (UTC+14), still 2026-10-14 at UTC-12.
 INSTANT = int(dt.datetime(2026, 10, 15, 11, 0, tzinfo=dt.UTC).timestamp())

@@ -12,9 +12,9 @@ import pytest
 import yaml
 from conftest import REPO, SEED_PATH
 
-from openrecipes import records
-from openrecipes.refs import resolve
-from openrecipes.schema import Schema
+from openrecipes.reading import records
+from openrecipes.reading.refs import resolve
+from openrecipes.reading.schema import Schema
 
 SCHEMA = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
 
@@ -41,7 +41,7 @@ def test_every_property_has_a_description_and_every_object_refuses_unknown_keys(
 
 
 def test_records_are_made_from_the_schema_with_absent_fields_none() -> None:
-    from openrecipes.yamlsource import read_document
+    from openrecipes.reading.yamlsource import read_document
 
     schema = Schema.load(REPO / "schema/recipe.schema.yaml")
     document, _ = read_document(SEED_PATH.read_bytes(), "seed")
@@ -68,7 +68,7 @@ def test_records_are_made_from_the_schema_with_absent_fields_none() -> None:
 
 
 def test_the_seed_validates_unchanged_including_its_bare_date() -> None:
-    from openrecipes.yamlsource import read_document
+    from openrecipes.reading.yamlsource import read_document
 
     document, problems = read_document(SEED_PATH.read_bytes(), "seed")
     assert problems == []

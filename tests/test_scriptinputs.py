@@ -7,8 +7,8 @@ import re
 import pytest
 from conftest import SEED, SEED_ID, Project
 
+from openrecipes.checking.scriptinputs import script_inputs
 from openrecipes.cli import main
-from openrecipes.scriptinputs import script_inputs
 
 
 def _names(script: str, environment: tuple[str, ...] = ()) -> list[str]:

@@ -25,9 +25,9 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from openrecipes.loader import PAGE_ONLY
-from openrecipes.placeholders import SchemaWalker, schema_types
-from openrecipes.reference import Reference
-from openrecipes.schema import SCHEMA_RELATIVE_PATH, Schema
+from openrecipes.reading.placeholders import SchemaWalker, schema_types
+from openrecipes.reading.reference import Reference
+from openrecipes.reading.schema import SCHEMA_RELATIVE_PATH, Schema
 
 # One worker runs them all, so each mode's server is started once (see served_project).
 pytestmark = pytest.mark.xdist_group("serve")

@@ -13,8 +13,8 @@ import pytest
 import yaml
 from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, build_site, code_blocks, copy_project, parse
 
-from openrecipes import facts, pages
 from openrecipes.loader import load_catalogue
+from openrecipes.site import facts, pages
 
 SEED_URL = f"recipes/{SEED_ID}/"
 PUBLISHED = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"

@@ -7,7 +7,7 @@ from typing import Any
 
 import jinja2
 
-from openrecipes.templatecache import CompiledTemplates
+from openrecipes.serving.templatecache import CompiledTemplates
 
 
 class _Counting(jinja2.Environment):

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO, Project, parse
 
-from openrecipes import csp, fragments, plaintext
-from openrecipes.reference import load_reference
-from openrecipes.render import environment, render
+from openrecipes.reading import plaintext
+from openrecipes.reading.reference import load_reference
+from openrecipes.site import csp, fragments
+from openrecipes.site.render import environment, render
 
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 

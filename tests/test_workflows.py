@@ -18,8 +18,8 @@ import pytest
 import yaml
 from conftest import REPO, SAMPLE, SEED_ID, BuildResult, build_site, copy_project
 
-from openrecipes.reference import Reference
-from openrecipes.synthetic import recipe_data, yaml_text
+from openrecipes.reading.reference import Reference
+from openrecipes_tools.synthetic import recipe_data, yaml_text
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 SCRIPTS = REPO / ".github" / "scripts"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import records
 from .fmt import number, percent
-from .records import Recipe
+from .reading import records
+from .reading.records import Recipe
 
 Layout = Offload = Recompute = Any  # records of the schema (records.py)
 

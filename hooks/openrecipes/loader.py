@@ -20,13 +20,13 @@ from typing import Any
 
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
-from .checks import Derived, analyse
-from .placeholders import placeholder_problems
+from .checking.checks import Derived, analyse
 from .problems import Problem, internal_error, json_path, sorted_problems
-from .records import Recipe
-from .reference import REFERENCE_DIR, Reference, load_reference
-from .schema import SCHEMA_RELATIVE_PATH, Schema
-from .yamlsource import SourceMap, file_kind, read_document, read_file
+from .reading.placeholders import placeholder_problems
+from .reading.records import Recipe
+from .reading.reference import REFERENCE_DIR, Reference, load_reference
+from .reading.schema import SCHEMA_RELATIVE_PATH, Schema
+from .reading.yamlsource import SourceMap, file_kind, read_document, read_file
 
 RECIPES_DIR = "recipes"
 RECIPE_SUFFIX = ".yaml"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .loader import RECIPES_DIR
-from .schema import SCHEMA_RELATIVE_PATH
+from .reading.schema import SCHEMA_RELATIVE_PATH
 
 
 class UsageError(Exception):

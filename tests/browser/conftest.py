@@ -23,8 +23,8 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
-from openrecipes import chromium
-from openrecipes.reference import Reference
+from openrecipes.reading.reference import Reference
+from openrecipes_tools import chromium
 
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 VIEWPORT = {"width": 1280, "height": 900}

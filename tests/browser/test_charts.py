@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from openrecipes import charts
+from openrecipes.site import charts
 
 from .conftest import Site, Watch, watched_tab
 

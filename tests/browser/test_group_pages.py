@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from conftest import Project, copy_project
 
-from openrecipes import chromium, pages
-from openrecipes.reference import Reference
+from openrecipes.reading.reference import Reference
+from openrecipes.site import pages
+from openrecipes_tools import chromium
 
 from .conftest import Site, Watch, forget_the_price_basis, project_served_at, watched_tab
 

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
-from openrecipes import chromium, pages
-from openrecipes.reference import Reference
+from openrecipes.reading.reference import Reference
+from openrecipes.site import pages
+from openrecipes_tools import chromium
 
 from .conftest import Watch, project_served_at, watched_tab
 

@@ -23,8 +23,8 @@ from urllib.parse import urljoin
 import pytest
 from conftest import Project, copy_project
 
-from openrecipes import chromium
-from openrecipes.reference import Reference
+from openrecipes.reading.reference import Reference
+from openrecipes_tools import chromium
 
 from .conftest import Watch, project_served_at, watched_tab
 

@@ -16,8 +16,10 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 from conftest import SEED_ID, Project, copy_project
 
-from openrecipes import chromium, fmt, pages
-from openrecipes.reference import Reference
+from openrecipes import fmt
+from openrecipes.reading.reference import Reference
+from openrecipes.site import pages
+from openrecipes_tools import chromium
 
 from .conftest import DEFAULT_ORDER, Site, Watch, forget_the_price_basis, project_served_at, watched_tab
 

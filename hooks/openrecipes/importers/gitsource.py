@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..gitrev import GitError, run_git
+from ..reading.gitrev import GitError, run_git
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import yamlwrite
 from ..loader import RECIPE_SUFFIX, RECIPES_DIR
 from ..problems import Problem
-from ..schema import Schema
-from ..yamlsource import read_document, read_file
+from ..reading import yamlwrite
+from ..reading.schema import Schema
+from ..reading.yamlsource import read_document, read_file
 from .common import Import
 
 

@@ -23,8 +23,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..gitrev import GitError
-from ..scriptinputs import script_inputs
+from ..checking.scriptinputs import script_inputs
+from ..reading.gitrev import GitError
 from . import torchtitan as tt
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource

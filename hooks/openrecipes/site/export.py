@@ -1,0 +1,298 @@
+"""The catalogue as data for programs: one JSON record per recipe, CSV rows of the table, and the files.
+
+The same records back `api/recipes.json` on the site, `openrecipes show --json` and `list --json`,
+and the compare page, so every consumer sees the same numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import functools
+import io
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .. import describe
+from ..checking import pricebasis
+from ..checking.checks import Derived
+from ..loader import Entry
+from ..reading import records
+from ..reading.reference import Reference
+from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
+from . import facts
+from .feed import atom_feed, entry_xml_text
+from .outputs import (
+    API_CSV,
+    API_INDEX,
+    API_JSON,
+    API_RECIPES_DIR,
+    CATALOGUE_ROWS_JSON,
+    FACETS_JS,
+    FEED,
+    PRICES_JSON,
+    SCHEMA_JSON,
+    Output,
+)
+from .pieces import Pieces
+
+API_VERSION = 1
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: _plain(item) for name, item in records.items(value)}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def fields_json(entry: Entry) -> dict[str, Any]:
+    """Every field of the recipe, as the schema names them; dates as ISO strings."""
+    fields = _plain(entry.recipe.fields)
+    env = entry.recipe.fields.env
+    fields["env"] = None if env is None else dict(env)
+    return fields
+
+
+def derived_json(derived: Derived) -> dict[str, Any]:
+    instance, basis = derived.instance, derived.basis
+    return {
+        "gpu": derived.gpu.key if derived.gpu else None,
+        "peak_tflops": derived.peak_tflops,
+        "mfu": derived.mfu,
+        # At the price basis of the GPU type, which `price_basis` names; the recipe's own instance
+        # gives `instance_usd_per_million_tokens`.
+        "usd_per_million_tokens": derived.usd_per_million_tokens,
+        "usd_per_gpu_hour": basis.usd_per_gpu_hour if basis else None,
+        "price_basis": None
+        if basis is None
+        else {
+            "preset": pricebasis.DEFAULT.key,
+            "instance": basis.instance.key,
+            "provider": basis.instance.provider,
+            "usd_per_gpu_hour": basis.usd_per_gpu_hour,
+            "as_of": basis.instance.sourced.as_of.isoformat(),
+        },
+        "instance_usd_per_million_tokens": derived.instance_usd_per_million_tokens,
+        "tokens_per_gpu_hour": derived.tokens_per_gpu_hour,
+        "run_cost_usd": derived.run_cost_usd,
+        "price_age_days": derived.price_age_days,
+        "instance": None
+        if instance is None
+        else {
+            "name": instance.key,
+            "provider": instance.provider,
+            "gpus": instance.gpus,
+            "usd_per_hour": instance.usd_per_hour,
+            "region": instance.region,
+            "source": instance.sourced.source,
+            "as_of": instance.sourced.as_of.isoformat(),
+        },
+    }
+
+
+def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
+    """One recipe for programs: id, page URL (relative to the site root), fields, derived figures, checks."""
+    return {
+        "id": entry.recipe.id,
+        "url": url,
+        "path": entry.recipe.path,
+        "title": describe.title(entry.recipe),
+        "fields": fields_json(entry),
+        "derived": derived_json(entry.derived),
+        "checks": [
+            {**_plain(check), "field": ".".join(str(part) for part in check.field)} for check in entry.derived.checks
+        ],
+    }
+
+
+CSV_COLUMNS = ("id", "url", *(fact.csv for fact in facts.CSV))
+
+
+def csv_row(entry: Entry, url: str) -> dict[str, Any]:
+    """One recipe's row of recipes.csv: its id, page and every fact the registry exports, raw."""
+    return {"id": entry.recipe.id, "url": url, **{fact.csv: fact.csv_value(entry) for fact in facts.CSV}}
+
+
+def catalogue_csv(rows: list[dict[str, Any]]) -> str:
+    """CSV text; cells that a spreadsheet would run as a formula are prefixed with a quote."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: _defuse(value) for key, value in row.items()})
+    return buffer.getvalue()
+
+
+def _defuse(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _column(values: Sequence[Any]) -> dict[str, list[Any]]:
+    """Values as a column: the distinct values and each row's index into them when they repeat
+    (models, GPUs, statuses), else the values themselves (ids, MFUs)."""
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) * 2 > len(values):
+        return {"list": list(values)}
+    position = {value: index for index, value in enumerate(distinct)}
+    return {"values": distinct, "index": [position[value] for value in values]}
+
+
+def _sort_value(value: Any) -> Any:
+    """A sort value as JSON holds it (dates as their ISO text, as the tables' `data-value`)."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dict[str, Any]:
+    """The catalogue tables' rows in table order, column by column, for docs/assets/table.js: each
+    column's text and sort value, each filter's value, the GPU type and tokens/s the $ / 1M is
+    recomputed from at the reader's price basis, and the slugs of its model's and GPU type's pages
+    (`groups`). About a tenth of the table's HTML per row."""
+    ids = [entry.recipe.id for entry in entries]
+    urls = [url(entry) for entry in entries]
+    prefix, suffix = ("", "")
+    if entries:
+        prefix, _, suffix = urls[0].partition(ids[0])
+    same_shape = all(address == f"{prefix}{recipe_id}{suffix}" for recipe_id, address in zip(ids, urls, strict=True))
+    columns: dict[str, Any] = {}
+    for fact in facts.COLUMNS:
+        if fact.column == "price":
+            continue  # recomputed from `gpu` and `tokens` at the reader's basis
+        texts = [fact.text(entry) for entry in entries]
+        column: dict[str, Any] = {"text": _column(texts)}
+        values = [_sort_value(fact.sort_value(entry)) for entry in entries]
+        if values != texts:
+            column["value"] = _column(values)
+        if fact.detail:
+            detail = facts.BY_KEY[fact.detail]
+            column["detail"] = _column(
+                [detail.text(entry) if detail.value(entry) is not None else "" for entry in entries]
+            )
+            column["detail_label"] = detail.label.lower()
+        columns[fact.key] = column
+    return {
+        "version": 1,
+        "count": len(entries),
+        "id": ids,
+        "url": {"prefix": prefix, "suffix": suffix} if same_shape else {"list": urls},
+        "tokens": [entry.recipe.fields.result.tokens_per_s_per_gpu for entry in entries],
+        "columns": columns,
+        "facets": {fact.key: _column([fact.facet_text(entry) for entry in entries]) for fact in facts.FACETS},
+        # The model's and the GPU type's page of each row (their slugs): a group page keeps its own.
+        "groups": {key: _column([facts.group_slug(key, entry) for entry in entries]) for key in facts.GROUPED_BY},
+    }
+
+
+def recipe_json_path(recipe_id: str) -> str:
+    """Where one recipe's record is published on its own: what the compare page loads."""
+    return f"{API_RECIPES_DIR}/{recipe_id}.json"
+
+
+def data_outputs(
+    root: Path,
+    entries: Sequence[Entry],
+    url: Callable[[Entry], str],
+    site_url: str | None,
+    reference: Reference,
+    pieces: Pieces | None = None,
+) -> list[Output]:
+    """The catalogue as files for programs: `api/recipes.json` and `.csv`, each recipe's record on its
+    own (`api/recipes/<id>.json`) with an index of them (`api/index.json`), the schema as JSON, the
+    Atom feed; and the page scripts' data: the table's filters and rows, the price-basis presets
+    (from `reference`). `url` is a recipe page's address from the site root. `pieces` (see
+    pieces.py) keeps each recipe's record, row and feed entry between builds."""
+    kept = pieces if pieces is not None else Pieces()
+    everything = tuple(entry.digest for entry in entries)
+
+    def record(entry: Entry) -> str:
+        # Compact: with an indent, json falls back to its pure-Python encoder, 5× slower at 1,000 recipes.
+        return kept.get(
+            "json",
+            entry,
+            url(entry),
+            lambda: json.dumps(recipe_json(entry, url(entry)), ensure_ascii=False, separators=(",", ":")),
+        )
+
+    def api() -> str:
+        # The records written one by one make the very text json.dumps makes of the whole document.
+        head = json.dumps({"version": API_VERSION, "count": len(entries)}, separators=(",", ":"))[:-1]
+        return f'{head},"recipes":[{",".join(record(entry) for entry in entries)}]}}\n'
+
+    def index() -> str:
+        rows = [{"id": e.recipe.id, "title": describe.title(e.recipe), "model": e.recipe.fields.model} for e in entries]
+        data = {"version": API_VERSION, "count": len(rows), "recipes": rows}
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    def table() -> str:
+        rows = (
+            kept.get("csv", entry, url(entry), lambda entry=entry: _csv_line(entry, url(entry))) for entry in entries
+        )
+        return _csv_header() + "".join(rows)
+
+    def schema() -> str:
+        document = Schema.load(root / SCHEMA_RELATIVE_PATH).document
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+    def feed() -> str:
+        def entry_xml(entry: Entry, page: str, base: str) -> str:
+            return kept.get("feed", entry, (page, base), lambda: entry_xml_text(entry, page, base))
+
+        return atom_feed([(entry, url(entry)) for entry in describe.newest_first(entries)], site_url, entry_xml)
+
+    def facets_script() -> str:
+        config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
+        order = json.dumps([{"key": key, "dir": direction} for key, direction in facts.DEFAULT_ORDER])
+        return (
+            "// Generated from hooks/openrecipes/facts.py when the site is built: the catalogue table's filters\n"
+            "// and its order before the reader sorts it (then by id).\n"
+            "window.OpenRecipes = window.OpenRecipes || {};\n"
+            f"window.OpenRecipes.facets = {config};\n"
+            f"window.OpenRecipes.tableOrder = {order};\n"
+        )
+
+    def rows() -> str:
+        return json.dumps(catalogue_rows(entries, url), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    return [
+        Output(FACETS_JS, render=facets_script, inputs=()),
+        Output(PRICES_JSON, render=functools.partial(pricebasis.prices_json, reference), inputs=()),
+        # Every recipe's listing: the rows show what lists of recipes show (as Output.inputs=None).
+        Output(CATALOGUE_ROWS_JSON, render=rows),
+        Output(API_JSON, render=api, inputs=everything),
+        Output(API_CSV, render=table, inputs=everything),
+        Output(API_INDEX, render=index, inputs=everything),
+        Output(SCHEMA_JSON, render=schema, inputs=()),
+        Output(FEED, render=feed, inputs=everything),
+        # After the catalogue's own file, which makes every record these reuse.
+        *(
+            Output(
+                recipe_json_path(entry.recipe.id),
+                render=functools.partial(_line, record, entry),
+                inputs=(entry.digest, url(entry)),
+                origin=entry.recipe.path,
+            )
+            for entry in entries
+        ),
+    ]
+
+
+def _line(make: Callable[[Entry], str], entry: Entry) -> str:
+    return make(entry) + "\n"
+
+
+def _csv_header() -> str:
+    buffer = io.StringIO()
+    csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n").writeheader()
+    return buffer.getvalue()
+
+
+def _csv_line(entry: Entry, url: str) -> str:
+    return catalogue_csv([csv_row(entry, url)]).split("\n", 1)[1]
