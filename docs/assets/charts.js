@@ -1,6 +1,6 @@
 /*
  * Charts: every .or-chart names a chart file the build wrote (data-chart="home-cost" is
- * charts/home-cost.json on this site, see hooks/openrecipes/charts.py). Files and the site's own
+ * charts/home-cost.json on this site, see hooks/openrecipes/site/charts.py). Files and the site's own
  * copy of plotly.min.js are loaded from the site's root (OpenRecipes.siteRoot, from where the
  * scripts were loaded), never from an address found in the page; a name that is not a plain file
  * name is refused. Plotly is loaded once, and only on a page that has a chart; recipe pages never

@@ -3,7 +3,7 @@
  * computed and ranked. A preset (the cheapest sourced on-demand price for each type, the cheapest
  * at a hyperscaler, the cheapest at a neocloud) gives each type its price, and the reader may type
  * their own for any type. The presets come from assets/prices.json, which the build writes from
- * reference/instances.yaml (hooks/openrecipes/pricebasis.py), loaded from the site's own root:
+ * reference/instances.yaml (hooks/openrecipes/checking/pricebasis.py), loaded from the site's own root:
  * no price is read from the page. (JSON, not a script: a pull request that changes only the
  * reference data changes it, and a preview may bring data but never code of its own.) Until it
  * has loaded, the page shows what the build wrote: the default basis.

@@ -32,7 +32,7 @@
   const OR = window.OpenRecipes;
   const h = OR.h;
 
-  // The filters and the default order, made from the facts registry (hooks/openrecipes/facts.py)
+  // The filters and the default order, made from the facts registry (hooks/openrecipes/site/facts.py)
   // into assets/facets.js: each filter is {name, label, any, numeric, unit, hidden}, and every row
   // carries data-<name>.
   const FILTERS = OR.facets || [];
@@ -132,6 +132,65 @@
       }
       row.gpu = row.facets.gpu || "";
       return row;
+    });
+  }
+
+  /* -- the order --------------------------------------------------------------------------- */
+  // Thousands of rows: a column's keys are numbers in an array indexed by row (row.index).
+
+  /** A row's $ / 1M at the reader's basis; until the presets are loaded, what the build wrote (the default). */
+  function rowUsd(row) {
+    if (OR.priceBasis && OR.priceBasis.loaded()) return OR.priceBasis.usdPerMillion(row.gpu, row.tokens);
+    return row.values.usd ? Number(row.values.usd) : null;
+  }
+
+  /**
+   * Column `key` as a number per row (indexed by row.index) that sorts as the column does: the
+   * value itself when every value is a number, else its rank among the column's values; NaN for a
+   * missing value. A price column's values are `usd(row)`.
+   */
+  function columnKeys(rows, key, column, usd) {
+    const ranks = new Float64Array(rows.length);
+    if (column && column.cell === "price") {
+      rows.forEach((row, i) => {
+        const value = usd(row);
+        ranks[i] = value === null ? NaN : value;
+      });
+    } else {
+      const keys = rows.map((row) => valueKey(row.values[key], column ? column.numeric : false));
+      if (keys.every((k) => k.missing || k.number !== undefined)) {
+        keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : k.number));
+      } else {
+        const distinct = new Map();
+        for (const k of keys) if (!k.missing && !distinct.has(k.text)) distinct.set(k.text, k);
+        const sorted = Array.from(distinct.values()).sort(compareKeys);
+        const rank = new Map();
+        sorted.forEach((k, i) => rank.set(k.text, i > 0 && compareKeys(sorted[i - 1], k) === 0 ? rank.get(sorted[i - 1].text) : i));
+        keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : rank.get(k.text)));
+      }
+    }
+    return ranks;
+  }
+
+  /** Two keys of a column in `direction` (1 or -1); missing ones (NaN) last in both directions. */
+  function compareSortKeys(a, b, direction) {
+    const missingA = Number.isNaN(a);
+    if (missingA !== Number.isNaN(b)) return missingA ? 1 : -1;
+    return missingA || a === b ? 0 : (a < b ? -1 : 1) * direction;
+  }
+
+  /** `rows` in the default order (ORDER, by the columns the table has: keysFor(key)), then by id. */
+  function defaultOrder(rows, columns, keysFor) {
+    const defaults = ORDER.filter((item) => columns.has(item.key)).map((item) => [
+      keysFor(item.key),
+      item.dir === "desc" ? -1 : 1,
+    ]);
+    return rows.slice().sort((r1, r2) => {
+      for (const [keys, direction] of defaults) {
+        const c = compareSortKeys(keys[r1.index], keys[r2.index], direction);
+        if (c !== 0) return c;
+      }
+      return r1.id < r2.id ? -1 : r1.id > r2.id ? 1 : 0; // as Python compares ids
     });
   }
 
@@ -416,43 +475,15 @@
     /** $ / 1M at the reader's basis; until the presets are loaded, what the build wrote (the default). */
     usd(row) {
       if (row.priceSerial !== this.priceSerial) {
-        if (OR.priceBasis && OR.priceBasis.loaded()) row.usd = OR.priceBasis.usdPerMillion(row.gpu, row.tokens);
-        else row.usd = row.values.usd ? Number(row.values.usd) : null;
+        row.usd = rowUsd(row);
         row.priceSerial = this.priceSerial;
       }
       return row.usd;
     }
 
-    /**
-     * Column `key` as a number per row (indexed by row.index) that sorts as the column does: the
-     * value itself when every value is a number, else its rank among the column's values; NaN
-     * for a missing value. Computed once per column and price basis.
-     */
+    /** Column `key`'s sort keys (columnKeys), computed once per column and price basis. */
     keysFor(key) {
-      if (!this.keys.has(key)) {
-        const column = this.columns.get(key);
-        const rows = this.rows;
-        const ranks = new Float64Array(rows.length);
-        if (column && column.cell === "price") {
-          rows.forEach((row, i) => {
-            const usd = this.usd(row);
-            ranks[i] = usd === null ? NaN : usd;
-          });
-        } else {
-          const keys = rows.map((row) => valueKey(row.values[key], column ? column.numeric : false));
-          if (keys.every((k) => k.missing || k.number !== undefined)) {
-            keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : k.number));
-          } else {
-            const distinct = new Map();
-            for (const k of keys) if (!k.missing && !distinct.has(k.text)) distinct.set(k.text, k);
-            const sorted = Array.from(distinct.values()).sort(compareKeys);
-            const rank = new Map();
-            sorted.forEach((k, i) => rank.set(k.text, i > 0 && compareKeys(sorted[i - 1], k) === 0 ? rank.get(sorted[i - 1].text) : i));
-            keys.forEach((k, i) => (ranks[i] = k.missing ? NaN : rank.get(k.text)));
-          }
-        }
-        this.keys.set(key, ranks);
-      }
+      if (!this.keys.has(key)) this.keys.set(key, columnKeys(this.rows, key, this.columns.get(key), (row) => this.usd(row)));
       return this.keys.get(key);
     }
 
@@ -461,24 +492,9 @@
       const sort = this.state.sort && this.columns.has(this.state.sort) ? this.state.sort : null;
       const name = `${sort}|${this.state.dir}`;
       if (this.orders.has(name)) return this.orders.get(name);
-      const compare = (a, b, direction) => {
-        const missingA = Number.isNaN(a);
-        if (missingA !== Number.isNaN(b)) return missingA ? 1 : -1; // missing last, in both directions
-        return missingA || a === b ? 0 : (a < b ? -1 : 1) * direction;
-      };
       let order;
       if (!this.orders.has("null|asc")) {
-        const defaults = ORDER.filter((item) => this.columns.has(item.key)).map((item) => [
-          this.keysFor(item.key),
-          item.dir === "desc" ? -1 : 1,
-        ]);
-        order = this.rows.slice().sort((r1, r2) => {
-          for (const [keys, direction] of defaults) {
-            const c = compare(keys[r1.index], keys[r2.index], direction);
-            if (c !== 0) return c;
-          }
-          return r1.id < r2.id ? -1 : r1.id > r2.id ? 1 : 0; // as Python compares ids
-        });
+        order = defaultOrder(this.rows, this.columns, (key) => this.keysFor(key));
         order.forEach((row, position) => (row.position = position));
         this.orders.set("null|asc", order);
       }
@@ -487,7 +503,7 @@
         const direction = this.state.dir === "desc" ? -1 : 1;
         order = this.rows
           .slice()
-          .sort((r1, r2) => compare(keys[r1.index], keys[r2.index], direction) || r1.position - r2.position);
+          .sort((r1, r2) => compareSortKeys(keys[r1.index], keys[r2.index], direction) || r1.position - r2.position);
       } else {
         order = this.orders.get("null|asc");
       }
@@ -639,4 +655,15 @@
       });
     }
   }
+
+  // For the tests run by Node (tests/js/), which hold the table's default order to
+  // loader.table_order_key without a browser: `rows` ({id, gpu, tokens, values}) in the order the
+  // table shows them before a reader sorts, at the price basis of the moment (columns: key ->
+  // {cell, numeric}, as the header's cells say).
+  OR.table = {
+    defaultOrder(rows, columns) {
+      rows.forEach((row, index) => (row.index = index));
+      return defaultOrder(rows, columns, (key) => columnKeys(rows, key, columns.get(key), rowUsd));
+    },
+  };
 })();

@@ -251,7 +251,7 @@ def data_outputs(
         config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
         order = json.dumps([{"key": key, "dir": direction} for key, direction in facts.DEFAULT_ORDER])
         return (
-            "// Generated from hooks/openrecipes/facts.py when the site is built: the catalogue table's filters\n"
+            "// Generated from hooks/openrecipes/site/facts.py when the site is built: the catalogue table's filters\n"
             "// and its order before the reader sorts it (then by id).\n"
             "window.OpenRecipes = window.OpenRecipes || {};\n"
             f"window.OpenRecipes.facets = {config};\n"
