@@ -125,7 +125,6 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         _build = Generation(
             plan,
             root=root,
-            site_dir=Path(config.site_dir),
             use_directory_urls=config.use_directory_urls,
             site_url=config.site_url,
             rebuilds=_rebuilds,

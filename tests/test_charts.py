@@ -157,7 +157,7 @@ def test_each_point_carries_what_re_prices_it(project: Project) -> None:
         assert head.startswith(f"Llama 3.1 70B on {entry.recipe.fields.gpu.count} × {gpu}")
         if usd_per_gpu_hour is None:  # kept, not drawn: a price for MI300X draws it
             assert trace["y"][i] is None and trace["text"][i] == ""
-        else:  # $/1M as checks.py computes it, to the last bit
+        else:  # $/1M as checking/derive.py computes it, to the last bit
             assert trace["y"][i] == charts.usd_per_million(usd_per_gpu_hour, tokens)
             assert trace["y"][i] == entry.derived.usd_per_million_tokens
             assert trace["text"][i] == "<br>" + charts.price_text(usd_per_gpu_hour, tokens)

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from conftest import REPO, SEED, SEED_ID, BuildResult, Project, parse
 
-from openrecipes.checking.checks import RULES, analyse, check_statements
+from openrecipes.checking.derive import analyse
+from openrecipes.checking.figures import RULES
+from openrecipes.checking.rules import check_statements
 from openrecipes.loader import load_catalogue, load_recipe
 from openrecipes.reading.reference import load_reference
 from openrecipes.reading.schema import SCHEMA_RELATIVE_PATH, Schema

@@ -20,7 +20,8 @@ from typing import Any
 
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
-from .checking.checks import Derived, analyse
+from .checking.derive import analyse
+from .checking.figures import Derived
 from .problems import Problem, internal_error, json_path, sorted_problems
 from .reading.placeholders import placeholder_problems
 from .reading.records import Recipe
@@ -272,7 +273,7 @@ class _Job:
     """Problems found before any recipe is read: the reference data, the build date, the tree."""
 
 
-def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None, memo: LoadMemo | None = None) -> _Job:
+def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None) -> _Job:
     schema = Schema.load(root / SCHEMA_RELATIVE_PATH)
     try:
         reference, problems = load_reference(root)
@@ -300,7 +301,7 @@ def load_catalogue(
     `today` is the date of the build (`builddate.build_date()` unless given). With a `memo` (kept
     by `mkdocs serve` between rebuilds), a file whose bytes are unchanged is not read again.
     """
-    job = _prepare(root, only, today, memo)
+    job = _prepare(root, only, today)
     problems = list(job.problems)
     if memo is not None:
         memo.begin(job)

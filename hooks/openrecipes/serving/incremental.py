@@ -175,7 +175,6 @@ class Generation:
         plan: SitePlan,
         *,
         root: Path,
-        site_dir: Path,
         use_directory_urls: bool,
         site_url: str | None,
         rebuilds: Rebuilds | None,
@@ -183,7 +182,6 @@ class Generation:
     ) -> None:
         self._plan = plan
         self._rebuilds = rebuilds
-        self._site_dir = site_dir
         self._use_directory_urls = use_directory_urls
         self._by_src = {output.src_uri: output for output in plan.outputs}
         self._ready: dict[str, Any] = {}  # made in this build, before MkDocs asks for it

@@ -27,7 +27,7 @@ What the charts show, and why:
 A cost chart follows the reader's price basis: each point's `customdata` is `[page URL relative to
 the site root, GPU key, tokens/s per GPU, $/GPU-hour at build or null, hover text without the
 price]`, and charts.js re-prices every point from `OpenRecipes.priceBasis` ($/1M = $/GPU-hour ÷
-(tokens/s × 3,600) × 10⁶, the formula of checks.py), recomputes the frontier (`pareto_front`, the
+(tokens/s × 3,600) × 10⁶, the formula of checking/derive.py), recomputes the frontier (`pareto_front`, the
 same in both languages) and the axes, and leaves out points whose GPU has no price, saying so. The
 figures written here are what it draws at the build's prices.
 
@@ -160,7 +160,7 @@ def escape(text: str) -> str:
 
 
 def usd_per_million(usd_per_gpu_hour: float, tokens_per_s: float) -> float:
-    """$/1M tokens, in the order of operations of checks.py and charts.js (identical floats)."""
+    """$/1M tokens, in the order of operations of checking/derive.py and charts.js (identical floats)."""
     return usd_per_gpu_hour / (tokens_per_s * 3600) * 1e6
 
 

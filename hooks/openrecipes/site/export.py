@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import describe
 from ..checking import pricebasis
-from ..checking.checks import Derived
+from ..checking.figures import Derived
 from ..loader import Entry
 from ..reading import records
 from ..reading.reference import Reference

@@ -80,14 +80,6 @@ class Output:
         return rendered.inline_markdown() if isinstance(rendered, RenderedPage) else rendered
 
 
-def _fixed(value: RenderedPage | str) -> Callable[[], RenderedPage | str]:
-    return functools.partial(_same, value)
-
-
-def _same(value: RenderedPage | str) -> RenderedPage | str:
-    return value
-
-
 def fixed(value: RenderedPage | str) -> Callable[[], RenderedPage | str]:
     """A render that returns `value`, made already."""
     return functools.partial(_same, value)

@@ -17,7 +17,8 @@ from markupsafe import Markup
 
 from .. import describe
 from ..checking import pricebasis
-from ..checking.checks import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE, check_statements
+from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
+from ..checking.rules import check_statements
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
 from ..reading.reference import REFERENCE_DIR, Reference

@@ -1,0 +1,276 @@
+"""Figures recomputed from a recipe and the reference data, and every rule run against them (`analyse`).
+
+The rules are in `rules.py`, registered when it is imported; what they compare is in `figures.py`."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Collection, Iterator
+
+from .. import flops
+from ..describe import layout_label
+from ..problems import Problem, json_path
+from ..reading.records import Recipe
+from ..reading.reference import GpuSpec, InstanceSpec, ModelSpec, Reference, closest
+from ..reading.yamlsource import SourceMap
+from . import (
+    pricebasis,  # registers every rule
+)
+from .figures import (
+    PUBLISHER_TOLERANCE,
+    RULES,
+    Check,
+    Context,
+    Derived,
+    FieldPath,
+    Price,
+    PublisherFigure,
+    RecipeFields,
+    cp_degree,
+    lookup,
+)
+from .scriptinputs import script_inputs
+
+
+def analyse(
+    recipe: Recipe,
+    locations: SourceMap,
+    reference: Reference,
+    today: dt.date,
+    recipe_ids: Collection[str] = (),
+    refused: Collection[str] = (),
+) -> tuple[Derived, list[Problem]]:
+    """Recompute what can be recomputed; problems for unknown references and failed checks.
+
+    `recipe` may be partial (a file with schema problems, its wrong values left out): every check
+    whose inputs are there still runs, so one round reports every problem of a file.
+    """
+    f = recipe.fields
+    problems: list[Problem] = []
+
+    def problem(where: FieldPath, message: str) -> None:
+        position = locations.value_at(where)
+        problems.append(Problem(recipe.path, position.line, position.column, json_path(where), message))
+
+    gpu = _resolve_gpu(f, reference, problem)
+    instance = _resolve_instance(f, reference, gpu, problem)
+    model = _resolve_model(f, reference, problem)
+    derived = _derive(f, gpu, instance, model, reference)
+    derived = Derived(**{**derived.__dict__, "notices": tuple(_input_notices(recipe, f, derived, locations))})
+    context = Context(f, derived, today, recipe_ids, refused)
+    checks = _explain(
+        [check for each in RULES for check in each.run(context)], f, problem, refused=bool(context.refused)
+    )
+    for check in checks:
+        if not check.passed and not check.explained:
+            hint = f" {check.hint}" if check.hint else ""
+            problem(
+                check.field,
+                f"{check.name} check failed: stated {check.stated}, recomputed {check.recomputed} "
+                f"({check.formula}); tolerance {check.tolerance}.{hint}",
+            )
+    return _with_checks(derived, tuple(checks)), problems
+
+
+_MAY_DISAGREE = ("published", "deprecated")
+
+
+def _explain(
+    checks: list[Check], f: RecipeFields, problem: Callable[[FieldPath, str], None], refused: bool
+) -> list[Check]:
+    """Checks with the recipe's `disagreements` attached; an explanation that explains nothing, or in a
+    recipe whose figures are its own, is a problem."""
+    disagreements = lookup(f, "disagreements") or ()
+    if disagreements and lookup(f, "status") not in _MAY_DISAGREE:
+        problem(
+            ("disagreements",),
+            "only a published (or deprecated) recipe may explain failing checks: a recipe of your own fixes its "
+            "figures instead",
+        )
+        return checks
+    explained = list(checks)
+    for index, disagreement in enumerate(disagreements):
+        failing = [i for i, check in enumerate(explained) if check.name == disagreement.check and not check.passed]
+        if failing:
+            for i in failing:
+                explained[i] = dataclasses.replace(explained[i], explained=disagreement.note)
+        elif not refused:  # with values refused by the schema, the check may not have been made
+            names = sorted({check.name for check in checks if not check.passed})
+            problem(
+                ("disagreements", index, "check"),
+                f"explains the {disagreement.check!r} check, which "
+                + ("passes" if any(c.name == disagreement.check for c in checks) else "is not made for this recipe")
+                + "; remove it"
+                + (f" (failing: {', '.join(names)})" if names else ""),
+            )
+    return explained
+
+
+def _with_checks(derived: Derived, checks: tuple[Check, ...]) -> Derived:
+    return Derived(**{**derived.__dict__, "checks": checks})
+
+
+def _resolve_gpu(f: RecipeFields, reference: Reference, problem: Callable[[FieldPath, str], None]) -> GpuSpec | None:
+    name = lookup(f, "gpu", "type")
+    if name is None:
+        return None
+    gpu = reference.gpu(name)
+    if gpu is None:
+        suggestion = closest(name, [alias for spec in reference.gpus.values() for alias in (spec.key, *spec.aliases)])
+        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        problem(
+            ("gpu", "type"),
+            f"unknown GPU {name!r}{hint} Add it with its peaks and a source to reference/gpus.yaml. "
+            f"Known GPUs: {', '.join(sorted(reference.gpus))}",
+        )
+    return gpu
+
+
+def _resolve_instance(
+    f: RecipeFields, reference: Reference, gpu: GpuSpec | None, problem: Callable[[FieldPath, str], None]
+) -> InstanceSpec | None:
+    name = lookup(f, "gpu", "instance")
+    if name is None:
+        return None
+    instance = reference.instance(name)
+    if instance is None:
+        # A misspelling is most likely one of the instances of the recipe's own GPU.
+        own = [key for key, spec in reference.instances.items() if gpu is not None and spec.gpu == gpu.key]
+        suggestion = closest(name, own) or closest(name, list(reference.instances))
+        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        shown = own or sorted(reference.instances)
+        problem(
+            ("gpu", "instance"),
+            f"unknown instance {name!r}{hint} Add it with its price and source to reference/instances.yaml, "
+            f"or leave gpu.instance out when the run used no rented instance. Known"
+            f"{f' for {gpu.key}' if own else ''}: " + ", ".join(shown),
+        )
+    return instance
+
+
+def _resolve_model(
+    f: RecipeFields, reference: Reference, problem: Callable[[FieldPath, str], None]
+) -> ModelSpec | None:
+    name = lookup(f, "model")
+    if name is None:
+        return None
+    model = reference.model(name)
+    if model is None:
+        names = [alias for spec in reference.models.values() for alias in (spec.key, *spec.aliases)]
+        suggestion = closest(name, names)
+        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        problem(
+            ("model",),
+            f"unknown model {name!r}{hint} Add it to reference/models.yaml with its total and active "
+            "parameters and a source (its published configuration, at a commit), so its MFU can be "
+            f"recomputed. Known models: {', '.join(sorted(reference.models))}",
+        )
+    return model
+
+
+def _derive(
+    f: RecipeFields, gpu: GpuSpec | None, instance: InstanceSpec | None, model: ModelSpec | None, reference: Reference
+) -> Derived:
+    precision = lookup(f, "workload", "precision")
+    tokens = lookup(f, "result", "tokens_per_s_per_gpu")
+    peak = gpu.peak_tflops(precision) if gpu and precision else None
+    stated_params = lookup(f, "result", "active_params", "count")
+    params = stated_params or (model.active_params if model else None)
+    mfu = 6 * params * tokens / (peak * 1e12) if params and tokens and peak else None
+
+    basis_spec = pricebasis.basis_instance(reference, gpu.key) if gpu is not None else None
+    basis = Price(basis_spec, basis=True) if basis_spec else None
+    price = Price(instance, basis=False) if instance is not None else basis
+    usd = pricebasis.usd_per_million_tokens(basis.usd_per_gpu_hour, tokens) if basis and tokens else None
+    own_usd = pricebasis.usd_per_million_tokens(instance.usd_per_gpu_hour, tokens) if instance and tokens else None
+    gpu_hours = lookup(f, "result", "gpu_hours")
+    measured = lookup(f, "result", "measured")
+
+    dp, dp_derived = lookup(f, "layout", "dp"), False
+    count, tp, pp, cp = (lookup(f, "gpu", "count"), lookup(f, "layout", "tp"), lookup(f, "layout", "pp"), cp_degree(f))
+    if dp is None and count and tp and pp and cp and count % (tp * pp * cp) == 0:
+        dp, dp_derived = count // (tp * pp * cp), True
+
+    return Derived(
+        gpu=gpu,
+        instance=instance,
+        model=model,
+        peak_tflops=peak,
+        params=params,
+        params_from_recipe=stated_params is not None,
+        mfu=mfu,
+        basis=basis,
+        price=price,
+        usd_per_million_tokens=usd,
+        instance_usd_per_million_tokens=own_usd,
+        tokens_per_gpu_hour=tokens * 3600 if tokens else None,
+        run_cost_usd=gpu_hours * price.usd_per_gpu_hour if gpu_hours and price else None,
+        price_age_days=(measured - price.instance.sourced.as_of).days if measured and price else None,
+        dp=dp,
+        dp_derived=dp_derived,
+        label=layout_label(f),
+        publisher_figures=tuple(_publisher_figures(f, model)),
+        inputs=_inputs(f),
+        checks=(),
+    )
+
+
+def _inputs(f: RecipeFields) -> tuple[tuple[str, str | None], ...]:
+    """The script's inputs, described or not, in the order the script reads them; then those the
+    recipe describes that the script does not appear to read (set by a file it sources, say)."""
+    run = lookup(f, "run")
+    # In a partial record a refused name is None: it describes nothing.
+    described = {item.name: item.description for item in lookup(f, "inputs") or () if item.name is not None}
+    environment = [name for name, _ in lookup(f, "env") or ()]
+    read = [item.written for item in script_inputs(run, environment)] if run else []
+    listed = [(written, described.get(written.removeprefix("$"))) for written in read]
+    listed += [(_written(name), text) for name, text in described.items() if _written(name) not in read]
+    return tuple(listed)
+
+
+def _written(name: str) -> str:
+    return name if name.startswith("<") else f"${name}"
+
+
+def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations: SourceMap) -> Iterator[Problem]:
+    undescribed = [written for written, text in derived.inputs if text is None]
+    if not undescribed:
+        return
+    position = locations.value_at(("run",))
+    yield Problem(
+        recipe.path,
+        position.line,
+        position.column,
+        "$.run",
+        f"the launch script reads {', '.join(undescribed)}, which it does not set and `inputs` "
+        "does not describe; say what to provide, so a reader can run it",
+        warning=True,
+    )
+
+
+def _publisher_figures(f: RecipeFields, model: ModelSpec | None) -> Iterator[PublisherFigure]:
+    tokens = lookup(f, "result", "tokens_per_s_per_gpu")
+    seq = lookup(f, "workload", "row_tokens")
+    for figure in lookup(f, "result", "publisher_figures") or ():
+        recomputed = None
+        if figure.convention == "megatron" and model and model.architecture and tokens and seq:
+            per_token = flops.model_flops_per_token(
+                model.architecture,
+                seq,
+                mtp_layers=_mtp_layers(f, model),
+                tensor_parallel=lookup(f, "layout", "tp") or 1,
+                release=figure.release,
+            )
+            recomputed = per_token * tokens / 1e12
+        tolerance = flops.published_tolerance(figure.release) if figure.release else PUBLISHER_TOLERANCE
+        yield PublisherFigure(figure.name, figure.value, recomputed, figure.convention, figure.note, tolerance)
+
+
+def _mtp_layers(f: RecipeFields, model: ModelSpec) -> int:
+    """The recipe's multi-token-prediction layers, else the model's (DeepSeek-V3 trains one)."""
+    stated = lookup(f, "layout", "mtp_layers")
+    return stated if stated is not None else int((model.architecture or {}).get("mtp_layers", 0))
+
+
+# -- the rules ------------------------------------------------------------------------------------

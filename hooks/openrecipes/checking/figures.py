@@ -1,0 +1,182 @@
+"""What a recipe's checks are made of: the recomputed figures (`Derived`), each comparison
+(`Check`), what every rule reads (`Context`), the rule registry (`@rule`) and the tolerances."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..problems import Problem, json_path
+from ..reading.reference import GpuSpec, InstanceSpec, ModelSpec
+
+MFU_TOLERANCE = 0.001
+"""±0.1 percentage points."""
+PRICE_RELATIVE_TOLERANCE = 0.01
+PRICE_ABSOLUTE_TOLERANCE = 0.005
+"""$/1M tokens: within 1% or half a cent, whichever is larger."""
+MFU_CEILING = 0.75
+"""No training run reaches 75% MFU in the 6·N convention; the best published ones are near 60%."""
+PARAMS_TOLERANCE = 0.01
+"""A stated parameter count within 1% of the reference data's."""
+PUBLISHER_TOLERANCE = 0.01
+"""A publisher's own FLOP/s figure within 1% of ours in their convention, unless the figure names
+a release whose printed precision is known (flops.published_tolerance)."""
+GPU_HOURS_SLACK = 0.99
+EPSILON = 1e-9  # floating-point slack, so a value exactly at the tolerance passes
+
+FieldPath = tuple[str | int, ...]
+RecipeFields = Any  # the schema's record class (records.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    field: FieldPath
+    """Where the stated value is written, for error locations."""
+    stated: str
+    recomputed: str
+    tolerance: str
+    formula: str
+    passed: bool
+    hint: str = ""
+    """What to look at when it fails (added to the error message)."""
+    explained: str | None = None
+    """For a published recipe, why the figures as published fail it (`disagreements`)."""
+
+    @property
+    def outcome(self) -> str:
+        """`pass`, `fail`, or `disagrees` (fails, and the recipe says why the publisher's figures do)."""
+        if self.passed:
+            return "pass"
+        return "disagrees" if self.explained else "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """A $/GPU-hour, and the instance it is the price of."""
+
+    instance: InstanceSpec
+    basis: bool
+    """True when it is the site's price basis for the GPU type (pricebasis.DEFAULT: the cheapest
+    sourced on-demand price), not an instance the recipe names; labelled as such wherever shown."""
+
+    @property
+    def usd_per_gpu_hour(self) -> float:
+        return self.instance.usd_per_gpu_hour
+
+
+@dataclass(frozen=True, slots=True)
+class PublisherFigure:
+    """A figure the publisher states in their own convention, beside ours in that convention."""
+
+    name: str
+    stated: float
+    recomputed: float | None
+    convention: str
+    note: str | None
+    tolerance: float
+    """Relative: the publisher's printed precision (some releases round their throughput)."""
+
+
+@dataclass(frozen=True)
+class Derived:
+    """Figures recomputed from the recipe and the reference data, and the checks against them."""
+
+    gpu: GpuSpec | None
+    instance: InstanceSpec | None
+    """The recipe's own instance, when it names one."""
+    model: ModelSpec | None
+    peak_tflops: float | None
+    params: int | None
+    """N, the active parameters per token MFU counts: the recipe's, else the reference data's."""
+    params_from_recipe: bool
+    mfu: float | None
+    basis: Price | None
+    """The price basis of the GPU type (pricebasis.DEFAULT), None when no price is sourced for it:
+    every $ / 1M the site shows and ranks by is at this price, whatever instance the recipe names."""
+    price: Price | None
+    """The price of the run itself: the recipe's own instance, else the basis. Its run cost is at
+    this price, and a stated $ / 1M is checked against the instance's."""
+    usd_per_million_tokens: float | None
+    """At the basis price (`basis`)."""
+    instance_usd_per_million_tokens: float | None
+    """At the recipe's own instance, when it names one."""
+    tokens_per_gpu_hour: float | None
+    run_cost_usd: float | None
+    price_age_days: int | None
+    dp: int | None
+    dp_derived: bool
+    """The data-parallel degree was not published: it is the GPU count ÷ (TP × PP × CP)."""
+    label: str
+    publisher_figures: tuple[PublisherFigure, ...]
+    inputs: tuple[tuple[str, str | None], ...]
+    """What the launch script needs: (as written, the recipe's description or None when undescribed)."""
+    checks: tuple[Check, ...]
+    notices: tuple[Problem, ...] = ()
+    """Warnings: worth the author's attention, never a reason to stop the build."""
+
+    @property
+    def passed(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every rule reads: the recipe's fields, the figures recomputed from them, the date."""
+
+    f: RecipeFields
+    derived: Derived
+    today: dt.date
+    recipe_ids: Collection[str]
+    """Every recipe of the catalogue, for references between recipes."""
+    refused: Collection[str] = ()
+    """JSON paths whose values the schema refused (left out of a partial record): not missing."""
+
+    def was_refused(self, path: FieldPath) -> bool:
+        where = json_path(path)
+        return any(_related(where, refused) for refused in self.refused)
+
+    def __getattr__(self, name: str) -> Any:  # the derived figures by name: ctx.gpu, ctx.peak_tflops
+        return getattr(self.derived, name)
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    statement: str
+    """One sentence for the Methodology page: what is compared and how."""
+    run: Callable[[Context], Iterator[Check]] = field(repr=False)
+
+
+RULES: list[Rule] = []
+
+
+def rule(name: str, statement: str) -> Callable[[Callable[[Context], Iterator[Check]]], Callable[..., Any]]:
+    """Declares a check: its name (shown on recipe pages) and its statement (the Methodology page)."""
+
+    def register(run: Callable[[Context], Iterator[Check]]) -> Callable[[Context], Iterator[Check]]:
+        RULES.append(Rule(name, statement, run))
+        return run
+
+    return register
+
+
+def _related(path: str, other: str) -> bool:
+    """One JSON path is the other, or holds it."""
+    return any(a == b or a.startswith((b + ".", b + "[")) for a, b in ((path, other), (other, path)))
+
+
+def lookup(record: Any, *names: str) -> Any:
+    """`record.a.b.c`, or None where a step is left out."""
+    for name in names:
+        if record is None:
+            return None
+        record = getattr(record, name, None)
+    return record
+
+
+def cp_degree(f: RecipeFields) -> int | None:
+    """The context-parallel degree; a recipe of schema version 1 always states it."""
+    return lookup(f, "layout", "cp")
