@@ -14,6 +14,7 @@ import pytest
 import yaml
 from conftest import REPO, Project
 
+from openrecipes.checking import pricebasis
 from openrecipes.loader import Entry, load_catalogue
 from openrecipes.site import charts
 
@@ -158,7 +159,7 @@ def test_each_point_carries_what_re_prices_it(project: Project) -> None:
         if usd_per_gpu_hour is None:  # kept, not drawn: a price for MI300X draws it
             assert trace["y"][i] is None and trace["text"][i] == ""
         else:  # $/1M as checking/derive.py computes it, to the last bit
-            assert trace["y"][i] == charts.usd_per_million(usd_per_gpu_hour, tokens)
+            assert trace["y"][i] == pricebasis.usd_per_million_tokens(usd_per_gpu_hour, tokens)
             assert trace["y"][i] == entry.derived.usd_per_million_tokens
             assert trace["text"][i] == "<br>" + charts.price_text(usd_per_gpu_hour, tokens)
         seen.add(url)

@@ -54,6 +54,12 @@ class Entry:
     """The same digest without the fields only the recipe's own page and records show
     (`PAGE_ONLY`): what the tables, charts and other pages that list recipes are made from."""
 
+    @property
+    def gpu_key(self) -> str:
+        """The GPU type the recipe ran on, as the reference data names it (its key; the recipe may
+        write an alias), else as the recipe writes it: what the site groups and charts recipes by."""
+        return self.derived.gpu.key if self.derived.gpu else self.recipe.fields.gpu.type
+
 
 PAGE_ONLY: tuple[tuple[str, ...], ...] = (
     ("notes",),

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from openrecipes.checking import pricebasis
 from openrecipes.site import charts
 
 from .conftest import Site, Watch, watched_tab
@@ -75,7 +76,7 @@ DRAWN_FIGURE = """() => {
 
 
 def usd(price: float, tokens: float) -> float:
-    return charts.usd_per_million(price, tokens)
+    return pricebasis.usd_per_million_tokens(price, tokens)
 
 
 def set_basis(page: Any, prices: dict[str, float | None] | None) -> dict[str, Any]:
@@ -197,7 +198,7 @@ def test_the_scripts_arithmetic_is_charts_py(page: Any, site: Site) -> None:
         "pairs => pairs.map(([p, t]) => [OpenRecipes.charts.usdPerMillion(p, t), OpenRecipes.charts.priceText(p, t)])",
         prices,
     )
-    assert got == [[charts.usd_per_million(p, t), charts.price_text(p, t)] for p, t in prices]
+    assert got == [[pricebasis.usd_per_million_tokens(p, t), charts.price_text(p, t)] for p, t in prices]
 
     texts = ["<b>bold</b> & 'q' \"dq\"", "a<br>b", "&amp;", "plain"]
     assert page.evaluate("texts => texts.map(OpenRecipes.charts.escape)", texts) == [charts.escape(t) for t in texts]

@@ -162,7 +162,7 @@ def charts_vectors() -> dict[str, Any]:
         " [arguments..., expected]",
         "pareto_front": [[points, charts.pareto_front(points)] for points in fronts],
         "axis_type": [[values, charts.axis_type(values)] for values in spans],
-        "usd_per_million": [[p, t, charts.usd_per_million(p, t)] for p, t in prices],
+        "usd_per_million": [[p, t, pricebasis.usd_per_million_tokens(p, t)] for p, t in prices],
         "price_text": [[p, t, charts.price_text(p, t)] for p, t in prices],
         "escape": [[text, charts.escape(text)] for text in texts],
     }

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import describe, fmt
+from ..checking.pricebasis import usd_per_million_tokens
 from ..loader import Entry
 
 UrlOf = Callable[[Entry], str]
@@ -139,7 +140,7 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
     tokens = f.result.tokens_per_s_per_gpu
     if f.status == "deprecated" or not tokens or tokens <= 0:
         return None
-    gpu = entry.derived.gpu.key if entry.derived.gpu else f.gpu.type
+    gpu = entry.gpu_key
     precision = f.workload.precision if f.workload else None
     mfu = entry.derived.mfu
     # Short lines: a tooltip wider than a phone is cut off.
@@ -159,14 +160,9 @@ def escape(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def usd_per_million(usd_per_gpu_hour: float, tokens_per_s: float) -> float:
-    """$/1M tokens, in the order of operations of checking/derive.py and charts.js (identical floats)."""
-    return usd_per_gpu_hour / (tokens_per_s * 3600) * 1e6
-
-
 def price_text(usd_per_gpu_hour: float, tokens_per_s: float) -> str:
     """The hover line charts.js writes again when the price changes (`priceText` there)."""
-    usd = usd_per_million(usd_per_gpu_hour, tokens_per_s)
+    usd = usd_per_million_tokens(usd_per_gpu_hour, tokens_per_s)
     return escape(f"{fmt.usd(usd)} per 1M tokens at {fmt.usd(usd_per_gpu_hour)}/GPU-hour")
 
 
@@ -349,13 +345,13 @@ def cost_panel(model: str, points: Sequence[Point]) -> dict[str, Any]:
     data = _gpu_traces(
         points,
         x=lambda p: p.tokens,
-        y=lambda p: usd_per_million(p.usd_per_gpu_hour, p.tokens) if p.usd_per_gpu_hour is not None else None,
+        y=lambda p: usd_per_million_tokens(p.usd_per_gpu_hour, p.tokens) if p.usd_per_gpu_hour is not None else None,
         # The price line apart, so that charts.js rewrites only it.
         text=lambda p: f"<br>{price_text(p.usd_per_gpu_hour, p.tokens)}" if p.usd_per_gpu_hour is not None else "",
         hovertemplate=HOVER_WITH_PRICE,
         size=MARKER_SIZE,
     )
-    xy = [(p.tokens, usd_per_million(p.usd_per_gpu_hour, p.tokens)) for p in priced if p.usd_per_gpu_hour]
+    xy = [(p.tokens, usd_per_million_tokens(p.usd_per_gpu_hour, p.tokens)) for p in priced if p.usd_per_gpu_hour]
     front = pareto_front(xy)
     drawn = len(front) >= 2
     data.append(

@@ -181,10 +181,6 @@ def _provider(entry: Entry) -> Any:
     return gpu.system if gpu.system else ABSENT
 
 
-def _gpu_key(entry: Entry) -> str:
-    return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
-
-
 def _count_times_gpu(entry: Entry) -> tuple[int, str]:
     return (entry.recipe.fields.gpu.count, entry.recipe.fields.gpu.type)
 
@@ -218,7 +214,7 @@ def _convergence(entry: Entry) -> Any:
 FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
     Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
-    Fact("gpu", "GPU", _gpu_key, facet="All GPUs", csv="gpu_type"),
+    Fact("gpu", "GPU", lambda entry: entry.gpu_key, facet="All GPUs", csv="gpu_type"),
     Fact("provider", "Provider / system", _provider, column="text", facet="Any provider", csv="provider"),
     Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
     Fact(

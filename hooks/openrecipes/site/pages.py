@@ -322,10 +322,6 @@ def _first_rows(entries: Sequence[Entry], cap: int) -> Sequence[Entry]:
     return [entry for entry in entries if not facts.hidden_by_default(entry)][:cap]
 
 
-def gpu_key(entry: Entry) -> str:
-    return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
-
-
 def fastest_first(entry: Entry) -> tuple:
     """Within one GPU type every recipe is priced at the same $ per GPU-hour, whatever the basis, so
     the cheapest is the one with the most tokens/s per GPU; ties by higher MFU, then id."""
@@ -338,7 +334,7 @@ def _cheapest_per_gpu(entries: Sequence[Entry]) -> list[Entry]:
     $ / 1M of `entries` at any basis is one of them."""
     by_gpu: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
-        by_gpu[gpu_key(entry)].append(entry)
+        by_gpu[entry.gpu_key].append(entry)
     return sorted((min(group, key=fastest_first) for group in by_gpu.values()), key=table_order_key)
 
 
@@ -347,7 +343,7 @@ def _fastest_per_gpu(entries: Sequence[Entry], count: int) -> dict[str, list[Ent
     by_gpu: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         if not facts.hidden_by_default(entry):
-            by_gpu[gpu_key(entry)].append(entry)
+            by_gpu[entry.gpu_key].append(entry)
     return {gpu: sorted(group, key=fastest_first)[:count] for gpu, group in by_gpu.items()}
 
 
@@ -364,7 +360,7 @@ def model_gpu_matrix(site: Pages, src: str) -> dict[str, Any]:
     names: dict[str, str] = {}  # as the model pages group them: by slug, named as first written
     for entry in current:
         model = names.setdefault(slug(entry.recipe.fields.model), entry.recipe.fields.model)
-        cells[(model, gpu_key(entry))].append(entry)
+        cells[(model, entry.gpu_key)].append(entry)
     models = sorted(names.values(), key=_natural_key)
     gpus = sorted({gpu for _, gpu in cells}, key=_natural_key)
     url_of = site.recipe_url_from(src)
