@@ -194,6 +194,42 @@
     });
   }
 
+  /* -- drawing ----------------------------------------------------------------------------- */
+
+  /** A row as catalogue_table.md.j2 draws it, its $ / 1M cell empty (showPrice writes it). */
+  function drawRow(row, columns) {
+    const attributes = { "data-recipe": row.id };
+    for (const filter of FILTERS) attributes[`data-${filter.name}`] = row.facets[filter.name];
+    const cells = Array.from(columns, ([key, column]) => {
+      const text = row.texts[key] ?? "";
+      const value = row.values[key] ?? "";
+      const common = { "data-key": key, "data-label": column.label, "data-value": value };
+      if (column.cell === "link") return h("td", common, h("a", { href: OR.siteUrl(row.url).href }, text));
+      if (column.cell === "badge" && value !== "") {
+        const [name, detail] = row.details[key] || [];
+        return h(
+          "td",
+          common,
+          h("span", { class: `or-badge or-badge--${value}` }, text),
+          detail ? [" ", h("span", { class: `or-badge or-badge--${detail}` }, `${name}: ${detail}`)] : null,
+        );
+      }
+      if (column.cell === "price") {
+        return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens });
+      }
+      return h("td", { ...common, class: column.numeric ? "or-num" : null }, text);
+    });
+    return h("tr", attributes, cells);
+  }
+
+  /** A $ / 1M cell at the reader's basis, once price.js has loaded its presets. */
+  function showPrice(cell, gpu, usd) {
+    cell.textContent = usd === null ? OR.priceBasis.missing(gpu) : OR.usd(usd);
+    cell.setAttribute("data-value", usd === null ? "" : String(usd));
+    cell.setAttribute("title", `At ${OR.priceBasis.label(gpu)}`);
+    cell.classList.toggle("or-custom-price", !OR.priceBasis.isDefault());
+  }
+
   /* -- the table --------------------------------------------------------------------------- */
 
   class Catalogue {
@@ -556,46 +592,14 @@
 
     /** The row's element, drawn from its data the first time it is shown; its $ / 1M at the basis. */
     element(row) {
-      if (!row.tr) row.tr = this.drawRow(row);
+      if (!row.tr) row.tr = drawRow(row, this.columns);
       if (row.drawnSerial !== this.priceSerial) {
         const column = Array.from(this.columns.values()).find((c) => c.cell === "price");
         const cell = column ? row.tr.cells[column.index] : null;
-        if (cell && OR.priceBasis && OR.priceBasis.loaded()) {
-          const usd = this.usd(row);
-          cell.textContent = usd === null ? OR.priceBasis.missing(row.gpu) : OR.usd(usd);
-          cell.setAttribute("data-value", usd === null ? "" : String(usd));
-          cell.setAttribute("title", `At ${OR.priceBasis.label(row.gpu)}`);
-          cell.classList.toggle("or-custom-price", !OR.priceBasis.isDefault());
-        }
+        if (cell && OR.priceBasis && OR.priceBasis.loaded()) showPrice(cell, row.gpu, this.usd(row));
         row.drawnSerial = this.priceSerial;
       }
       return row.tr;
-    }
-
-    /** A row as catalogue_table.md.j2 draws it. */
-    drawRow(row) {
-      const attributes = { "data-recipe": row.id };
-      for (const filter of FILTERS) attributes[`data-${filter.name}`] = row.facets[filter.name];
-      const cells = Array.from(this.columns, ([key, column]) => {
-        const text = row.texts[key] ?? "";
-        const value = row.values[key] ?? "";
-        const common = { "data-key": key, "data-label": column.label, "data-value": value };
-        if (column.cell === "link") return h("td", common, h("a", { href: OR.siteUrl(row.url).href }, text));
-        if (column.cell === "badge" && value !== "") {
-          const [name, detail] = row.details[key] || [];
-          return h(
-            "td",
-            common,
-            h("span", { class: `or-badge or-badge--${value}` }, text),
-            detail ? [" ", h("span", { class: `or-badge or-badge--${detail}` }, `${name}: ${detail}`)] : null,
-          );
-        }
-        if (column.cell === "price") {
-          return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens });
-        }
-        return h("td", { ...common, class: column.numeric ? "or-num" : null }, text);
-      });
-      return h("tr", attributes, cells);
     }
 
     /**
@@ -656,14 +660,23 @@
     }
   }
 
-  // For the tests run by Node (tests/js/), which hold the table's default order to
-  // loader.table_order_key without a browser: `rows` ({id, gpu, tokens, values}) in the order the
-  // table shows them before a reader sorts, at the price basis of the moment (columns: key ->
-  // {cell, numeric}, as the header's cells say).
+  // For the tests run by Node (tests/js/, tests/test_vectors.py), which hold the table to the Python
+  // side without a browser. `columns`: key -> {label, cell, numeric}, as the header's cells say.
   OR.table = {
+    /** `rows` ({id, gpu, tokens, values}) in the order the table shows them before a reader sorts
+     * (loader.table_order_key), at the price basis of the moment. */
     defaultOrder(rows, columns) {
       rows.forEach((row, index) => (row.index = index));
       return defaultOrder(rows, columns, (key) => columnKeys(rows, key, columns.get(key), rowUsd));
+    },
+    /** The rows of assets/catalogue-rows.json (export.catalogue_rows). */
+    rowsFromData,
+    /** A row's element as the table shows it (catalogue_table.md.j2), its $ / 1M at the basis. */
+    drawRow(row, columns) {
+      const tr = drawRow(row, columns);
+      const price = Array.from(columns.values()).findIndex((column) => column.cell === "price");
+      if (price >= 0 && OR.priceBasis && OR.priceBasis.loaded()) showPrice(tr.cells[price], row.gpu, rowUsd(row));
+      return tr;
     },
   };
 })();

@@ -49,22 +49,47 @@ export function disagreements(cases, got) {
 
 const SIMPLE = /^(?:\[[a-z][a-z0-9-]*\]|\.[A-Za-z0-9_-]+)+$/;
 
-/** An element: attributes, text, children. Selectors: attribute names and classes only. */
+/** A text node. */
+export class FakeText {
+  constructor(text) {
+    this.textContent = String(text);
+  }
+}
+
+/** An element: a tag, attributes in order, children (elements and text). Selectors: attribute names and classes only. */
 export class FakeElement {
-  constructor(attributes = {}, children = []) {
+  constructor(attributes = {}, children = [], tag = "div") {
+    this.tag = tag;
     this.attributes = new Map(Object.entries(attributes).map(([name, value]) => [name, String(value)]));
     this.children = children;
-    this.textContent = "";
     this.hidden = false;
     this.classList = {
       toggle: (name, on) => {
         const classes = new Set((this.getAttribute("class") || "").split(/\s+/).filter(Boolean));
         if (on === undefined ? !classes.has(name) : on) classes.add(name);
         else classes.delete(name);
-        this.setAttribute("class", Array.from(classes).join(" "));
+        if (classes.size || this.hasAttribute("class")) this.setAttribute("class", Array.from(classes).join(" "));
       },
       contains: (name) => (this.getAttribute("class") || "").split(/\s+/).includes(name),
     };
+  }
+
+  get textContent() {
+    return this.children.map((child) => child.textContent).join("");
+  }
+
+  set textContent(text) {
+    this.children = text === "" ? [] : [new FakeText(text)];
+  }
+
+  /** A row's cells. */
+  get cells() {
+    return this.children.filter((child) => child instanceof FakeElement && child.tag === "td");
+  }
+
+  appendChild(child) {
+    this.children.push(child);
+    return child;
   }
 
   getAttribute(name) {
@@ -89,6 +114,7 @@ export class FakeElement {
 
   *descendants() {
     for (const child of this.children) {
+      if (!(child instanceof FakeElement)) continue;
       yield child;
       yield* child.descendants();
     }
@@ -101,6 +127,12 @@ export class FakeElement {
   querySelector(selector) {
     return this.querySelectorAll(selector)[0] || null;
   }
+}
+
+/** A node as [tag, {attribute: value}, [children]], text as a string: what tests compare. */
+export function tree(node) {
+  if (node instanceof FakeText) return node.textContent;
+  return [node.tag, Object.fromEntries(node.attributes), node.children.map(tree)];
 }
 
 class FakeEvent {
@@ -127,6 +159,8 @@ function fakeDocument(body) {
     },
     querySelectorAll: (selector) => body.querySelectorAll(selector),
     querySelector: (selector) => body.querySelector(selector),
+    createElement: (tag) => new FakeElement({}, [], tag),
+    createTextNode: (text) => new FakeText(text),
   };
 }
 
@@ -134,8 +168,8 @@ function fakeDocument(body) {
 
 /**
  * A page at `SITE` + `query` (pairs, as URLSearchParams takes them) holding `elements`, with
- * `scripts` run in order: file names under docs/assets/, or functions of the window (what a
- * generated script such as assets/facets.js would set). `prices`: what assets/prices.json holds.
+ * `scripts` run in order: file names under docs/assets/, file: URLs (a built site's generated
+ * assets/facets.js), or functions of the window (what such a generated script would set). `prices`: what assets/prices.json holds.
  * Resolves once the scripts have started on the page (core.js starts them after a turn of the
  * event loop) and, with price.js, once its presets are loaded.
  */
@@ -196,7 +230,7 @@ export async function openPage(scripts, { query = [], elements = [], prices = nu
       script(window);
       continue;
     }
-    const url = new URL(script, ASSETS);
+    const url = script instanceof URL ? script : new URL(script, ASSETS);
     const source = readFileSync(url, "utf8");
     new Function(...names, `${source}\n//# sourceURL=${url.href}`)(...names.map((name) => globals[name]));
   }
