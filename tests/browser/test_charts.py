@@ -1,5 +1,6 @@
-"""Charts in Chromium: points re-priced by the price basis, the arithmetic charts.js shares with
-charts.py, the model picker, and a phone's touch screen.
+"""Charts in Chromium: points re-priced by the price basis, the model picker, and a phone's touch
+screen. (The arithmetic charts.js shares with site/charts.py is held to it without a browser:
+tests/vectors/charts.json, tests/js/charts.test.mjs.)
 
 The price basis (`OpenRecipes.priceBasis.usdPerGpuHour(gpu)` and the `openrecipes:prices` event)
 is stubbed here, so that these tests hold whichever page script provides it.
@@ -8,7 +9,6 @@ is stubbed here, so that these tests hold whichever page script provides it.
 from __future__ import annotations
 
 import json
-import random
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -163,45 +163,6 @@ def test_the_chart_drawn_without_a_price_basis_is_the_file_the_build_wrote(page:
                 .filter(t => t.meta.role === 'points').map(t => t.text)"""
         )
         assert texts == [t["text"] for t in figure["data"] if t["meta"]["role"] == "points"]
-
-
-def test_the_scripts_arithmetic_is_charts_py(page: Any, site: Site) -> None:
-    page.goto(site.url + MODEL_PAGE)
-    page.wait_for_function(DRAWN)
-    rng = random.Random(12)
-    cases: list[list[tuple[float, float]]] = [
-        [],
-        [(1.0, 1.0)],
-        [(1.0, 1.0), (1.0, 1.0)],  # the same point twice
-        [(2.0, 1.0), (1.0, 1.0), (3.0, 1.0)],  # equal prices
-        [(2.0, 3.0), (2.0, 1.0), (2.0, 2.0)],  # equal throughputs
-        [(1.0, 5.0), (2.0, 4.0), (3.0, 3.0), (4.0, 2.0)],  # all on the frontier
-    ]
-    for _ in range(200):
-        count = rng.randint(1, 25)
-        cases.append(
-            [
-                (rng.choice([rng.uniform(1, 5e4), 100.0, 900.0]), rng.choice([rng.random() * 5, 0.5]))
-                for _ in range(count)
-            ]
-        )
-    got = page.evaluate("cases => cases.map(c => OpenRecipes.charts.paretoFront(c))", cases)
-    assert got == [charts.pareto_front(case) for case in cases]
-
-    spans = [[], [5.0], [1.0, 10.0], [1.0, 10.000001], [0.0, 1.0, 50.0], [3.0, 3.0], [0.06, 0.1], [16.0, 1413.0]]
-    got = page.evaluate("spans => spans.map(s => OpenRecipes.charts.axisType(s))", spans)
-    assert got == [charts.axis_type(span) for span in spans]
-    assert got[2:4] == ["linear", "log"]  # more than 10×, not 10× itself
-
-    prices = [(rng.uniform(0.5, 15), rng.uniform(10, 5e4)) for _ in range(200)] + [(6.88, 900.0), (7.912, 1194.3)]
-    got = page.evaluate(
-        "pairs => pairs.map(([p, t]) => [OpenRecipes.charts.usdPerMillion(p, t), OpenRecipes.charts.priceText(p, t)])",
-        prices,
-    )
-    assert got == [[pricebasis.usd_per_million_tokens(p, t), charts.price_text(p, t)] for p, t in prices]
-
-    texts = ["<b>bold</b> & 'q' \"dq\"", "a<br>b", "&amp;", "plain"]
-    assert page.evaluate("texts => texts.map(OpenRecipes.charts.escape)", texts) == [charts.escape(t) for t in texts]
 
 
 def test_a_page_of_several_models_has_a_picker(page: Any, site: Site) -> None:

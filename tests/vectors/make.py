@@ -39,8 +39,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def _js(value: Any) -> Any:
-    """`value` as JavaScript reads it from JSON: a whole float is an integer."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+    """`value` as JavaScript reads it from JSON: a whole float is an integer (from 10^16 Python too
+    writes a float without its ".0", in exponent form, and the float stays)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return int(value)
     return value
 
@@ -64,23 +65,24 @@ def _numbers() -> list[float | int]:
     # Negative values (nothing the site formats is negative, but nothing refuses one), away from 0.
     values += [-1, -0.5, -1.5, -2.675, -1194.35, -0.1857, -0.00012345, -25623920640, -1e21]
     rng = random.Random(4)
-    values += [round(rng.uniform(0, 10_000), rng.randint(0, 6)) for _ in range(80)]
-    values += [rng.uniform(0, 2) * 10 ** -rng.randint(0, 7) for _ in range(80)]
+    values += [round(rng.uniform(0, 10_000), rng.randint(0, 6)) for _ in range(300)]
+    values += [rng.uniform(0, 2) * 10 ** -rng.randint(0, 7) for _ in range(300)]
     values += [rng.uniform(1, 1000) * 10 ** rng.randint(0, 15) for _ in range(30)]
     return [_js(value) for value in dict.fromkeys(values)]
 
 
 def _pairs() -> list[tuple[float | int, float | int]]:
     """(value, base) pairs for relative changes: on both sides of 'same' (under 0.05%) and of each
-    rounding step, against 0, and seeded random ones."""
+    rounding step, against 0, seeded random ones, and a change of up to 0.15% of every number."""
     rng = random.Random(5)
     pairs = [(v, base) for base in (1, 900.0, 2000, 0.1857) for v in (base, base * 1.0005, base * 0.9995)]
     pairs += [(v, base) for base in (1, 1000) for v in (base * 1.0004999, base * 1.0005001, base * 0.9995001)]
     pairs += [(2001, 2000), (1999, 2000), (1.0005, 1), (0.9995, 1), (5, 0), (0, 5), (0, 0), (700.0, 900.0)]
     pairs += [(2.7302, 2.1235), (7.912 / 90, 6.88 / 900), (4.5 / 90, 3.85 / 900), (1e-9, 1e-3), (1e9, 1)]
-    pairs += [(rng.uniform(0, 1000), rng.uniform(0.001, 1000)) for _ in range(80)]
+    pairs += [(rng.uniform(0, 1000), rng.uniform(0.001, 1000)) for _ in range(300)]
     bases = (0.3, 1.19, 24.42, 2000)
     pairs += [(base * (1 + rng.randint(-30, 30) / 20_000), base) for base in bases for _ in range(10)]
+    pairs += [(base * (1 + rng.randint(-30, 30) / 20_000), base) for base in _numbers() if base]
     return [(_js(value), _js(base)) for value, base in pairs]
 
 
@@ -139,7 +141,7 @@ def charts_vectors() -> dict[str, Any]:
         [(3.0, 1.0), (2.0, 2.0), (1.0, 3.0)],  # the fastest is the cheapest: one point
         [(900.0, 2.0 / 3.24), (700.0, 2.0 / 2.52), (2000.0, 20.0 / 7.2), (90.0, 3.0 / 0.324)],
     ]
-    for _ in range(120):
+    for _ in range(200):
         count = rng.randint(1, 25)
         fronts.append(
             [
@@ -153,7 +155,7 @@ def charts_vectors() -> dict[str, Any]:
     prices = [(6.88, 900.0), (7.912, 1194.3), (2.0, 900.0), (3.85, 90.0), (0.2, 90.0), (1.0, 3.0), (15.0, 10.0)]
     prices += [(2.95, 1e5), (0.01, 5e4), (100.0, 0.5), (1e-3, 1e6)]
     prices += [(round(rng.uniform(0.5, 15), rng.randint(1, 4)), round(rng.uniform(10, 5e4), 1)) for _ in range(100)]
-    prices += [(rng.uniform(0.5, 15), rng.uniform(10, 5e4)) for _ in range(60)]
+    prices += [(rng.uniform(0.5, 15), rng.uniform(10, 5e4)) for _ in range(200)]
     prices = [(_js(p), _js(t)) for p, t in prices]
     texts = ["<b>bold</b> & 'q' \"dq\"", "a<br>b", "&amp;", "plain", "", "Llama 3.1 70B on 8 × H100 · TP8 PP1"]
     texts += ["<script>alert(1)</script>", 'it\'s "quoted" & <tagged>', "<img src=x onerror=alert(1)>", "ä → 漢字 🙂"]
