@@ -80,9 +80,11 @@
 
   /* -- figures and differences ----------------------------------------------------------- */
 
+  // "same" when the difference is written as zero (describe.point_change decides alike).
   function pointChange(points, places) {
-    if (Math.round(points * 10 ** places) === 0) return "same";
-    return (points > 0 ? "+" : "−") + OR.number(Math.abs(points), places) + " pp";
+    const shown = OR.number(Math.abs(points), places);
+    if (shown === OR.number(0, places)) return "same";
+    return (points > 0 ? "+" : "−") + shown + " pp";
   }
 
   // "same" only when the prices print the same: below a dollar they print to four figures, so a

@@ -93,9 +93,10 @@ def relative_change(value: float, base: float) -> str:
 def point_change(value: float, base: float) -> str:
     """Difference of two fractions in percentage points: `+1.2 pp`."""
     points = (value - base) * 100
-    if abs(points) < 0.05:  # rounds to 0.0 pp
+    shown = number(abs(points), 1)
+    if shown == number(0, 1):  # what rounds to 0.0 pp, as written (compare.js decides alike)
         return "same"
-    return ("+" if points > 0 else "−") + number(abs(points), 1) + " pp"
+    return ("+" if points > 0 else "−") + shown + " pp"
 
 
 def method(value: Any) -> str:

@@ -13,8 +13,10 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 _CONTEXT = Context(prec=64)
 
 
-def _rounded(value: float, places: int) -> Decimal:
-    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=_CONTEXT)
+def _rounded(value: float | Decimal, places: int) -> Decimal:
+    exact = value if isinstance(value, Decimal) else Decimal(repr(value))
+    rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=_CONTEXT)
+    return abs(rounded) if rounded.is_zero() else rounded  # -0.0001 is "0.00", never "-0.00"
 
 
 def number(value: float | int, places: int = 0) -> str:
@@ -45,8 +47,8 @@ def price_places(value: float) -> int:
 
 
 def percent(fraction: float, places: int = 1) -> str:
-    """0.1857 -> '18.6%'."""
-    return number(float(Decimal(repr(fraction)) * 100), places) + "%"
+    """0.1857 -> '18.6%': the decimal point moved in the written number, not a float × 100."""
+    return f"{_rounded(Decimal(repr(fraction)).scaleb(2), places):,.{places}f}%"
 
 
 def as_written(value: float | int) -> str:
