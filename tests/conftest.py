@@ -14,18 +14,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from openrecipes.loader import Entry, load_catalogue
 from openrecipes.reading.reference import Reference, load_reference
 from openrecipes_tools import bench
 from openrecipes_tools.synthetic import recipe_data, yaml_text
 
 REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+"""Recipes of the tests' own: frozen copies of committed recipes (`fixtures/recipes/<id>.yaml`, as
+they were when copied), so that editing the catalogue in recipes/ changes no test. Tests that need
+a real recipe take it from here; tests of the committed catalogue assert only what holds for any
+valid catalogue."""
 SEED_ID = "qwen3.8-27b/h200/attune-tp4-pp2"
-SEED_PATH = REPO / "recipes" / f"{SEED_ID}.yaml"
+SEED_PATH = FIXTURES / "recipes" / f"{SEED_ID}.yaml"
+"""The seed as shared with the team, frozen: every edit in tests/corpus is an edit of this file."""
 SEED = SEED_PATH.read_text(encoding="utf-8")
+SEED_DATA: dict[str, Any] = yaml.safe_load(SEED)
+"""The frozen seed's values: expected figures are computed from these, never written out."""
 
 
 _UNGROUPED = pytest.StashKey[str]()
@@ -97,6 +107,10 @@ class Project:
     def add_seed(self, recipe_id: str = SEED_ID) -> Path:
         return self.add(recipe_id, SEED_PATH.read_bytes())
 
+    def add_fixture(self, recipe_id: str) -> Path:
+        """One of the frozen recipes in tests/fixtures, under its own id."""
+        return self.add(recipe_id, fixture_path(f"recipes/{recipe_id}.yaml").read_bytes())
+
     def buildable(self) -> Path:
         """The project's root, once it is known to hold everything a build needs."""
         assert (self.root / "mkdocs.yml").is_file(), "this project holds its data alone: mark the test `site`"
@@ -139,11 +153,23 @@ SAMPLE = (
     "recipes/nemotron-3-nano-30b-a3b/gb200/mb-26.06.01-mxfp8-8gpu.yaml",
     "recipes/llama-3.1-8b/h200/tt-202506-trainy-whitefiber-fp8-32gpu.yaml",  # published with its launch script
 )
-"""A few committed recipes of every kind, for tests that need real ones but not all of them."""
+"""A few real recipes of every kind (frozen copies, in tests/fixtures), for tests that need real ones."""
+
+FIXTURE_RECIPES = tuple(
+    path.relative_to(FIXTURES).as_posix() for path in sorted((FIXTURES / "recipes").rglob("*.yaml"))
+)
+"""Every frozen recipe: SAMPLE, an MLPerf result, a recipe published long ago."""
+
+
+def fixture_path(relative: str) -> Path:
+    """A project file as the tests know it: a recipe from the frozen copies, anything else
+    (reference data, the schema) from the project."""
+    return (FIXTURES if relative.startswith("recipes/") else REPO) / relative
 
 
 def copy_project(destination: Path, *, with_recipes: bool | Sequence[str] = False) -> Path:
-    """A copy of the project: without recipes, with all of them, or with the ones named (paths)."""
+    """A copy of the project: without recipes, with all of the catalogue's (`True`), or with the
+    frozen copies named (paths under tests/fixtures, such as SAMPLE)."""
     # The hook without the package: every process the tests start imports the one installed here.
     if isinstance(with_recipes, bool):
         return bench.copy_project(REPO, destination, with_recipes=with_recipes, package=False)
@@ -151,7 +177,7 @@ def copy_project(destination: Path, *, with_recipes: bool | Sequence[str] = Fals
     for relative in with_recipes:
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes((REPO / relative).read_bytes())
+        target.write_bytes((FIXTURES / relative).read_bytes())
     return root
 
 
@@ -245,7 +271,40 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callab
 
 @pytest.fixture(scope="session")
 def seed_site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    """The project's own catalogue (the seed and every committed recipe), built once and only read."""
+    """The project's own catalogue (the seed and every committed recipe), built once and only read.
+    Its recipes are data anyone may edit: a test of it asserts what holds for any valid catalogue
+    (structure, policy, counts from the recipes it loads), never a figure or a text of one recipe;
+    those are tested on `fixture_site`."""
     result = built_once(tmp_path_factory, "seed", lambda folder: copy_project(folder / "project", with_recipes=True))
     assert result.ok, result.log
     return result
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """The frozen recipes (FIXTURE_RECIPES: the seed, SAMPLE and a few more), built once and only read."""
+    result = built_once(
+        tmp_path_factory, "fixtures", lambda folder: copy_project(folder / "project", with_recipes=FIXTURE_RECIPES)
+    )
+    assert result.ok, result.log
+    return result
+
+
+@pytest.fixture(scope="session")
+def fixture_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's data (schema, reference data) with the frozen recipes, to load, never to change."""
+    root = tmp_path_factory.mktemp("fixtures") / "project"
+    bench.copy_project(REPO, root, parts=DATA_PARTS)
+    for relative in FIXTURE_RECIPES:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_bytes((FIXTURES / relative).read_bytes())
+    return root
+
+
+@pytest.fixture(scope="session")
+def fixture_entries(fixture_root: Path) -> dict[str, Entry]:
+    """The frozen recipes as the catalogue reads and checks them, by id: what their pages show is
+    computed from these."""
+    catalogue = load_catalogue(fixture_root)
+    assert catalogue.problems == (), catalogue.problems
+    return {entry.recipe.id: entry for entry in catalogue.entries}

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, SEED, SEED_ID, BuildResult, Project, parse
+from conftest import REPO, SEED, SEED_DATA, SEED_ID, BuildResult, Project, parse
 
+from openrecipes import fmt
 from openrecipes.checking.derive import analyse
 from openrecipes.checking.figures import RULES
 from openrecipes.checking.rules import check_statements
-from openrecipes.loader import load_catalogue, load_recipe
+from openrecipes.loader import Entry, load_catalogue, load_recipe
 from openrecipes.reading.reference import load_reference
 from openrecipes.reading.schema import SCHEMA_RELATIVE_PATH, Schema
 
@@ -29,26 +30,38 @@ def _checks(root: Path) -> dict[str, Any]:
     return {check.name: check for check in derived.checks}
 
 
-def test_the_seed_passes_every_check_with_the_sourced_figures() -> None:
-    catalogue = load_catalogue(REPO, today=TODAY)
+def test_the_committed_catalogue_has_no_problems() -> None:
+    assert load_catalogue(REPO, today=TODAY).problems == ()
+
+
+def _seed_entry(root: Path) -> Entry:
+    catalogue = load_catalogue(root, today=TODAY)
     assert catalogue.problems == ()
     (entry,) = [e for e in catalogue.entries if e.recipe.id == SEED_ID]
-    derived = entry.derived
+    return entry
+
+
+def test_the_seed_passes_every_check_with_the_sourced_figures(fixture_root: Path) -> None:
+    derived = _seed_entry(fixture_root).derived
+    result = SEED_DATA["result"]
+    tokens, gpu_hours = result["tokens_per_s_per_gpu"], result["gpu_hours"]
     assert derived.checks and all(check.passed for check in derived.checks)
     assert derived.peak_tflops == 989
-    assert derived.params == 25_623_920_640 and derived.params_from_recipe
-    assert f"{derived.mfu * 100:.3f}%" == "18.566%"
+    assert derived.params == result["active_params"]["count"] and derived.params_from_recipe
+    assert derived.mfu == pytest.approx(6 * result["active_params"]["count"] * tokens / 989e12)
     assert derived.instance.usd_per_hour == 63.296 and derived.instance.gpus == 8
     assert derived.price.instance is derived.instance and not derived.price.basis
     # Shown and ranked at the price basis of H200 (the cheapest sourced: Nebius, $4.50 per GPU-hour);
     # its own instance's figure, which the stated one is checked against, beside it.
     assert derived.basis.instance.key == "Nebius H200" and derived.basis.basis
-    assert f"{derived.usd_per_million_tokens:.4f}" == "1.0466"
-    assert f"{derived.instance_usd_per_million_tokens:.4f}" == "1.8402"
-    assert {c.name: c.recomputed for c in derived.checks}["$/1M tokens"] == "$1.8402"
-    assert f"{derived.run_cost_usd:.2f}" == "45.89"  # the run's own cost: 5.8 GPU-hours × $7.912
-    assert derived.tokens_per_gpu_hour == pytest.approx(4_299_480)
-    assert derived.price_age_days == 266  # price of 2026-01-21, measured 2026-10-14
+    assert derived.usd_per_million_tokens == pytest.approx(4.5 / (tokens * 3600) * 1e6)
+    own = 63.296 / 8 / (tokens * 3600) * 1e6
+    assert derived.instance_usd_per_million_tokens == pytest.approx(own)
+    assert {c.name: c.recomputed for c in derived.checks}["$/1M tokens"] == fmt.usd(own, 4)
+    assert derived.run_cost_usd == pytest.approx(gpu_hours * 7.912)  # the run's own cost: GPU-hours × $7.912
+    assert derived.tokens_per_gpu_hour == pytest.approx(tokens * 3600)
+    # The p5en's price is of 2026-01-21.
+    assert derived.price_age_days == (result["measured"] - dt.date(2026, 1, 21)).days
     assert (derived.dp, derived.dp_derived, derived.label) == (1, False, "TP4 PP2")
 
 
@@ -216,25 +229,28 @@ def test_every_reference_number_has_a_source_and_a_date(reference: Any) -> None:
         assert reference.instance(name) is not None, name
 
 
-def test_recipe_page_shows_each_check_and_the_sources(seed_site: BuildResult) -> None:
-    html = seed_site.html(f"recipes/{SEED_ID}/")
+def test_recipe_page_shows_each_check_and_the_sources(fixture_site: BuildResult, fixture_root: Path) -> None:
+    html = fixture_site.html(f"recipes/{SEED_ID}/")
     checks = re.search(r'<h2 [^>]*id="checks".*?</table>', html, re.S).group(0)
     rows = [
         parse(row, capture_when=lambda t, a: t == "td").captured for row in re.findall(r"<tr>.*?</tr>", checks, re.S)
     ]
     rows = [row for row in rows if row]
+    derived = _seed_entry(fixture_root).derived
+    result = SEED_DATA["result"]
     assert rows[0] == [
         "MFU",
-        "18.57%",
-        "18.566%",
-        "6 × 25,623,920,640 active parameters × 1,194.3 tokens/s ÷ 989 TFLOP/s (H200 dense BF16 peak)",
+        fmt.percent(result["mfu"], 2),
+        fmt.percent(derived.mfu, 3),
+        f"6 × {fmt.number(result['active_params']['count'])} active parameters × "
+        f"{fmt.as_written(result['tokens_per_s_per_gpu'])} tokens/s ÷ 989 TFLOP/s (H200 dense BF16 peak)",
         "±0.1 percentage points",
         "pass",
     ]
     by_name = {row[0]: row for row in rows}
-    assert by_name["$/1M tokens"][1:3] == ["$1.8400", "$1.8402"]
-    (entry,) = [e for e in load_catalogue(REPO, today=TODAY).entries if e.recipe.id == SEED_ID]
-    assert [row[0] for row in rows] == [check.name for check in entry.derived.checks]  # every check, once
+    stated, own = result["usd_per_million_tokens"], derived.instance_usd_per_million_tokens
+    assert by_name["$/1M tokens"][1:3] == [fmt.usd(stated, 4), fmt.usd(own, 4)]
+    assert [row[0] for row in rows] == [check.name for check in derived.checks]  # every check, once
     assert all(row[-1] == "pass" for row in rows)
     text = " ".join(" ".join(parse(html).text).split())
     assert "attention FLOPs are not counted" in text
@@ -243,8 +259,9 @@ def test_recipe_page_shows_each_check_and_the_sources(seed_site: BuildResult) ->
         "at the price basis): AWS p5en.48xlarge at $63.296 per instance-hour on demand (us-east-1), 8 GPUs: $7.912 "
         "per GPU-hour." in text
     )
-    assert "as of 2026-01-21 (266 days before the measurement)" in text
-    assert "the measured run cost $45.89 (5.8 GPU-hours × $7.912)" in text
+    assert f"as of 2026-01-21 ({fmt.plural(derived.price_age_days, 'day')} before the measurement)" in text
+    run_cost = f"{fmt.usd(derived.run_cost_usd)} ({fmt.as_written(result['gpu_hours'])} GPU-hours × $7.912)"
+    assert f"the measured run cost {run_cost}" in text
 
 
 def test_methodology_page_renders_formulas_and_every_reference_row(seed_site: BuildResult, reference: Any) -> None:

@@ -11,9 +11,21 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import yaml
-from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, build_site, code_blocks, copy_project, parse
+from conftest import (
+    REPO,
+    SEED_DATA,
+    SEED_ID,
+    SEED_PATH,
+    BuildResult,
+    Project,
+    build_site,
+    code_blocks,
+    copy_project,
+    parse,
+)
 
-from openrecipes.loader import load_catalogue
+from openrecipes import fmt
+from openrecipes.loader import Entry, load_catalogue
 from openrecipes.site import facts, pages
 
 SEED_URL = f"recipes/{SEED_ID}/"
@@ -29,21 +41,25 @@ def table_rows(html: str) -> list[dict[str, str | None]]:
     return [attrs for tag, attrs in parse(html).elements if tag == "tr" and "data-recipe" in attrs]
 
 
-def test_seed_recipe_page_shows_every_section(seed_site: BuildResult) -> None:
-    text = visible_text(seed_site.html(SEED_URL))
+def test_seed_recipe_page_shows_every_section(fixture_site: BuildResult, fixture_entries: dict[str, Entry]) -> None:
+    text = visible_text(fixture_site.html(SEED_URL))
+    derived, result = fixture_entries[SEED_ID].derived, SEED_DATA["result"]
+    first, last = result["window"]
+    basis, own = fmt.usd(derived.usd_per_million_tokens), fmt.usd(derived.instance_usd_per_million_tokens)
+    params = fmt.number(result["active_params"]["count"])
     for expected in (
         "Qwen3.8-27B on 8 × H200 · TP4 PP2",
         "verified",
         "correctness: pass",
-        "Tokens/s per GPU 1,194.3",
+        f"Tokens/s per GPU {fmt.number(result['tokens_per_s_per_gpu'], 1)}",
         # At the price basis of its GPU type, and at the instance it names.
-        "$ / 1M tokens $1.05 price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
-        " at its own instance, AWS p5en.48xlarge: $1.84",
-        "MFU 18.6% N = 25,623,920,640 active parameters per token",
-        "Step-time CV 1.89%",
-        "GPU-hours 5.8",
-        "Measured 2026-10-14",
-        "steps 5–19 of 20 15,728,640 tokens",
+        f"$ / 1M tokens {basis} price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
+        f" at its own instance, AWS p5en.48xlarge: {own}",
+        f"MFU {fmt.percent(derived.mfu)} N = {params} active parameters per token",
+        f"Step-time CV {fmt.as_written(result['step_time_cv_percent'])}%",
+        f"GPU-hours {fmt.as_written(result['gpu_hours'])}",
+        f"Measured {result['measured']}",
+        f"steps {first}–{last} of {result['steps_per_run']} {fmt.number(result['window_tokens'])} tokens",
         "8 × H200 141 GB (AWS p5en.48xlarge, 8 per node, 1 node)",
         "Tensor parallel (TP) 4",
         "Pipeline parallel (PP) 2",
@@ -67,20 +83,20 @@ def test_seed_recipe_page_shows_every_section(seed_site: BuildResult) -> None:
         assert expected in text, expected
 
 
-def test_launch_script_and_environment_are_byte_exact(seed_site: BuildResult) -> None:
+def test_launch_script_and_environment_are_byte_exact(fixture_site: BuildResult) -> None:
     recipe = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))
-    blocks = code_blocks(seed_site.html(SEED_URL))
+    blocks = code_blocks(fixture_site.html(SEED_URL))
     env_lines = "".join(f"export {name}={value}\n" for name, value in recipe["env"].items())
     assert env_lines in blocks
     assert recipe["run"] in blocks
     assert "python3 -m <slime entry module> --async \\\n" in recipe["run"]
-    page_dir = seed_site.site / SEED_URL
+    page_dir = fixture_site.site / SEED_URL
     assert (page_dir / "launch.sh").read_bytes() == recipe["run"].encode()
     assert (page_dir / "env.sh").read_bytes() == env_lines.encode()
-    assert (seed_site.site / f"recipes/{SEED_ID}.yaml").read_bytes() == SEED_PATH.read_bytes()
+    assert (fixture_site.site / f"recipes/{SEED_ID}.yaml").read_bytes() == SEED_PATH.read_bytes()
 
 
-def test_home_table_holds_the_first_rows_and_the_rest_as_data_with_exact_values(seed_site: BuildResult) -> None:
+def test_home_table_holds_the_first_rows_and_the_rest_as_data(seed_site: BuildResult) -> None:
     html = seed_site.html("")
     ids = [row["data-recipe"] for row in table_rows(html)]
     everything = json.loads((seed_site.site / "assets/catalogue-rows.json").read_text(encoding="utf-8"))
@@ -96,19 +112,27 @@ def test_home_table_holds_the_first_rows_and_the_rest_as_data_with_exact_values(
     # Columns are found by their key, so a column added to the registry changes nothing here.
     keys = re.findall(r'<th scope="col" data-key="([a-z_]+)"', html)
     assert keys == [fact.key for fact in facts.COLUMNS]
+
+
+def test_a_home_table_row_holds_the_exact_values(fixture_site: BuildResult) -> None:
+    html = fixture_site.html("")
+    keys = re.findall(r'<th scope="col" data-key="([a-z_]+)"', html)
     tag, row = re.search(rf'(<tr data-recipe="{re.escape(SEED_ID)}"[^>]*>)(.*?)</tr>', html, re.S).groups()
     cells = re.findall(r"<td.*?</td>", row, re.S)
     text = {key: " ".join(" ".join(parse(cell).text).split()) for key, cell in zip(keys, cells, strict=True)}
     value = {key: re.search(r'data-value="([^"]*)"', cell).group(1) for key, cell in zip(keys, cells, strict=True)}
+    tokens = SEED_DATA["result"]["tokens_per_s_per_gpu"]
+    usd = 4.5 / (tokens * 3600) * 1e6  # at the price basis: Nebius H200, $4.50 per GPU-hour
+    mfu = 6 * SEED_DATA["result"]["active_params"]["count"] * tokens / 989e12
     assert (
         text
         | {
             "model": "Qwen3.8-27B",
             "gpus": "8 × H200",
             "layout": "TP4 PP2",
-            "tokens": "1,194.3",
-            "usd": "$1.05",  # at the price basis: Nebius H200, $4.50 per GPU-hour
-            "mfu": "18.6%",
+            "tokens": fmt.number(tokens, 1),
+            "usd": fmt.usd(usd),
+            "mfu": fmt.percent(mfu),
             "status": "verified correctness: pass",  # the evidence in one column
             "precision": "bf16",
             "row_tokens": "8,192",
@@ -116,11 +140,7 @@ def test_home_table_holds_the_first_rows_and_the_rest_as_data_with_exact_values(
         == text
     )
     # Sorted by the figures recomputed from sourced data, as written by Python (the script reads them back).
-    assert (value["tokens"], value["usd"], value["mfu"]) == (
-        "1194.3",
-        repr(4.5 / (1194.3 * 3600) * 1e6),
-        repr(6 * 25623920640 * 1194.3 / 989e12),
-    )
+    assert (value["tokens"], value["usd"], value["mfu"]) == (repr(tokens), repr(usd), repr(mfu))
     attributes = dict(re.findall(r'data-([a-z_]+)="([^"]*)"', tag))
     assert (
         attributes | {"gpu": "H200", "count": "8", "status": "verified", "correctness": "pass", "framework": "slime"}
@@ -186,8 +206,8 @@ def test_recipe_pages_stay_out_of_the_sidebar_but_index_pages_are_in_it(project:
     assert "Methodology" in nav
 
 
-def test_edit_link_opens_the_recipe_file(seed_site: BuildResult) -> None:
-    edit = [a for tag, a in parse(seed_site.html(SEED_URL)).elements if tag == "a" and a.get("rel") == "edit"]
+def test_edit_link_opens_the_recipe_file(fixture_site: BuildResult) -> None:
+    edit = [a for tag, a in parse(fixture_site.html(SEED_URL)).elements if tag == "a" and a.get("rel") == "edit"]
     assert edit[0]["href"] == f"https://github.com/openrecipes/openrecipes/edit/main/recipes/{SEED_ID}.yaml"
 
 
@@ -213,9 +233,9 @@ def test_every_internal_link_and_asset_resolves_and_nothing_is_loaded_from_other
                 assert target.exists(), f"{page}: broken link {value}"
 
 
-def test_derived_tables_stay_out_of_the_search_index(seed_site: BuildResult) -> None:
+def test_derived_tables_stay_out_of_the_search_index(fixture_site: BuildResult) -> None:
     # The checks and the alternatives are most of a recipe page's text and nothing anyone searches for.
-    index = json.loads((seed_site.site / "search/search_index.json").read_text(encoding="utf-8"))
+    index = json.loads((fixture_site.site / "search/search_index.json").read_text(encoding="utf-8"))
     sections = {doc["location"] for doc in index["docs"] if doc["location"].startswith(SEED_URL)}
     assert f"{SEED_URL}#software-stack" in sections
     assert f"{SEED_URL}#checks" not in sections
@@ -239,7 +259,7 @@ def _found_by(index: dict, query: str) -> set[str]:
 def test_search_finds_a_recipe_by_model_gpu_framework_author_and_dataset(project: Project) -> None:
     # The index holds what a recipe is searched by, a kilobyte or so of each recipe, not its tables.
     project.add_seed()
-    project.add(PUBLISHED, (REPO / "recipes" / f"{PUBLISHED}.yaml").read_bytes())
+    project.add_fixture(PUBLISHED)
     project.add_synthetic("llama-3.1-70b/h100/searched", model="Llama 3.1 70B", gpu="H100", instance="AWS p5.48xlarge")
     result = project.build()
     assert result.ok, result.errors()
@@ -274,10 +294,11 @@ def test_nothing_is_written_into_docs_or_recipes(tmp_path: Path, project: Projec
 
 SEED_SHA256 = "42dddd5d866a0f68739460c0d8089b1a8cdf04dba8faca2773d7b0c73c52ca66"
 """The seed as shared with the team (../shared/seed/*.txt, the text from its `# recipes/...` line on):
-it must stay byte for byte what it was, wherever the tests run."""
+the tests' frozen copy of it must stay byte for byte what it was, wherever the tests run. The
+catalogue's own copy in recipes/ is data like any other recipe, free to change."""
 
 
-def test_the_seed_recipe_in_the_repository_is_the_shared_seed_byte_for_byte() -> None:
+def test_the_tests_seed_is_the_shared_seed_byte_for_byte() -> None:
     raw = SEED_PATH.read_bytes()
     assert raw.startswith(b"# recipes/qwen3.8-27b/h200/attune-tp4-pp2.yaml\n")
     assert hashlib.sha256(raw).hexdigest() == SEED_SHA256
@@ -349,16 +370,19 @@ def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publ
     result = build_site(root, tmp_path / "site")
     assert result.ok, result.log
     text = visible_text(result.html(f"recipes/{MLPERF}/"))
+    stated = entry.recipe.fields.result
+    first, last = stated.window
     for expected in (
         "Llama 2 70B on 8 × H100 · TP4 PP1",
-        "Tokens/s per GPU 2,206.9",
-        "MFU 46.2% N = 68,976,648,192 active parameters per token (reference data)",
-        "Measured 2024-05-05",
-        "Window steps 337–384 of 384 3,145,728 tokens",
+        f"Tokens/s per GPU {fmt.number(stated.tokens_per_s_per_gpu, 1)}",
+        f"MFU {fmt.percent(entry.derived.mfu)} N = 68,976,648,192 active parameters per token (reference data)",
+        f"Measured {stated.measured}",
+        f"Window steps {first}–{last} of {stated.steps_per_run} {fmt.number(stated.window_tokens)} tokens",
         "Training lora, rank 16, alpha 32, adapters on the attention layers",
         "Sequence 8,192 Global batch 8 rows (65,536 tokens per step) Precision fp8 FP8 scaling delayed",
-        "Time to train 28.07 minutes to eval loss 0.925 (mean of the 10 runs (result_0.txt to result_9.txt) without"
-        " the fastest and the slowest, each timed from run_start to run_stop; computed here from the logs)",
+        f"Time to train {stated.time_to_train.minutes:g} minutes to eval loss 0.925 (mean of the 10 runs"
+        " (result_0.txt to result_9.txt) without the fastest and the slowest, each timed from run_start to run_stop;"
+        " computed here from the logs)",
         "Data parallel (DP) 2 (derived: GPUs ÷ (TP × PP × CP))",
         # What MLPerf's logs and configs do not state is said to be unpublished, never filled in.
         "Step-time CV not published GPU-hours not published",
