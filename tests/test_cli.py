@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, SEED_ID, SEED_PATH, Project, copy_project
+from conftest import REPO, SEED_DATA, SEED_ID, SEED_PATH, Project, copy_project
 
+from openrecipes import fmt
 from openrecipes.cli import main
 from openrecipes.loader import load_catalogue
 from openrecipes.reading.gitrev import Repository
@@ -423,16 +424,19 @@ def test_show_prints_figures_layout_stack_and_checks(capsys: pytest.CaptureFixtu
     code, out, err = run(capsys, "--root", project.root, "show", SEED_ID)
     assert (code, err) == (0, "")
     assert out.startswith("Qwen3.8-27B on 8 × H200 · TP4 PP2\n")
+    derived = load_catalogue(project.root).entries[0].derived
+    basis, own = fmt.usd(derived.usd_per_million_tokens, 4), fmt.usd(derived.instance_usd_per_million_tokens, 4)
+    stated_mfu = fmt.percent(SEED_DATA["result"]["mfu"], 2)
     for expected in (
         f"page      recipes/{SEED_ID}/",
-        "  Tokens/s per GPU  1,194.3",
-        "  $ / 1M tokens     $1.0466 at the price basis (Nebius H200, the cheapest H200);"
-        " $1.8402 at its own instance (AWS p5en.48xlarge)",
-        "  MFU               18.57%",
+        f"  Tokens/s per GPU  {fmt.number(SEED_DATA['result']['tokens_per_s_per_gpu'], 1)}",
+        f"  $ / 1M tokens     {basis} at the price basis (Nebius H200, the cheapest H200);"
+        f" {own} at its own instance (AWS p5en.48xlarge)",
+        f"  MFU               {stated_mfu}",
         "  Tensor parallel (TP)",
         "  Transformer Engine",
-        "stated 18.57%",
-        "recomputed 18.5",
+        f"stated {stated_mfu}",
+        f"recomputed {fmt.percent(derived.mfu, 3)}",
     ):
         assert expected in out, expected
     checks = out.split("\nChecks\n", 1)[1].splitlines()
@@ -553,7 +557,9 @@ def test_diff_reports_broken_recipes_without_failing(capsys: pytest.CaptureFixtu
     data = json.loads(out)
     assert data["added"] == ["llama-3.1-70b/h100/bad"] and data["changed"] == [SEED_ID]
     seed = next(recipe for recipe in data["recipes"] if recipe["id"] == SEED_ID)
-    assert seed["before"]["mfu"] == 6 * 25623920640 * 1194.3 / 989e12 and seed["after"] is None  # recomputed
+    result = SEED_DATA["result"]
+    recomputed = 6 * result["active_params"]["count"] * result["tokens_per_s_per_gpu"] / 989e12
+    assert seed["before"]["mfu"] == recomputed and seed["after"] is None
     assert seed["problems"] == [f"{SEED_FILE}:58:7: $.layout.tp: 'four' is not of type 'integer'"]
     assert len(data["problems"]["head"]) == 2
     code, out, _ = run(capsys, "--root", repository.root, "diff", "base")

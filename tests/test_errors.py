@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, SEED, SEED_ID, Project
+from conftest import REPO, SEED, SEED_ID, Project, fixture_path
 from mkdocs.config import load_config
 
 from openrecipes import loader
@@ -98,7 +98,7 @@ class Case:
             elif "symlink" in extra:
                 path.symlink_to(extra["symlink"])
             else:
-                base = (REPO / extra["from"]).read_text(encoding="utf-8") if "from" in extra else SEED
+                base = fixture_path(extra["from"]).read_text(encoding="utf-8") if "from" in extra else SEED
                 _write(path, _content(extra, base))
 
 

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, SEED_ID, SEED_PATH, BuildResult, Project, built_once, copy_project, parse
+from conftest import REPO, SEED_DATA, SEED_ID, SEED_PATH, BuildResult, Project, built_once, copy_project, parse
 
-from openrecipes.loader import Entry, load_catalogue
+from openrecipes import fmt
+from openrecipes.loader import Entry
 from openrecipes.reading.reference import Reference
 from openrecipes.site import export
 from openrecipes.site.feed import atom_feed
@@ -69,7 +70,8 @@ def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildRes
     assert_contains(seed["fields"], original, "$")
     assert seed["derived"]["peak_tflops"] == 989
     # $ / 1M at the price basis, which it names; and at the recipe's own instance.
-    assert round(seed["derived"]["usd_per_million_tokens"], 4) == 1.0466
+    tokens = original["result"]["tokens_per_s_per_gpu"]
+    assert seed["derived"]["usd_per_million_tokens"] == pytest.approx(4.5 / (tokens * 3600) * 1e6)
     assert seed["derived"]["usd_per_gpu_hour"] == 4.5
     assert seed["derived"]["price_basis"] == {
         "preset": "cheapest",
@@ -78,7 +80,7 @@ def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildRes
         "usd_per_gpu_hour": 4.5,
         "as_of": "2026-09-25",
     }
-    assert round(seed["derived"]["instance_usd_per_million_tokens"], 4) == 1.8402
+    assert seed["derived"]["instance_usd_per_million_tokens"] == pytest.approx(7.912 / (tokens * 3600) * 1e6)
     assert seed["derived"]["instance"]["name"] == "AWS p5en.48xlarge"
     assert api["recipes"][2]["derived"]["price_basis"] is None  # no sourced MI300X price
     assert {c["name"]: c["passed"] for c in seed["checks"]}["MFU"] is True
@@ -89,6 +91,7 @@ def test_api_csv_has_the_comparison_columns(catalogue: BuildResult) -> None:
     text = (catalogue.site / "api/recipes.csv").read_text(encoding="utf-8")
     assert text.splitlines()[0].split(",") == list(export.CSV_COLUMNS)  # the registry's, in its order
     rows = list(csv.DictReader(io.StringIO(text)))
+    tokens = SEED_DATA["result"]["tokens_per_s_per_gpu"]
     assert (
         rows[0]
         | {
@@ -98,15 +101,15 @@ def test_api_csv_has_the_comparison_columns(catalogue: BuildResult) -> None:
             "gpu_type": "H200",
             "gpu_count": "8",
             "layout": "TP4 PP2",
-            "tokens_per_s_per_gpu": "1194.3",
+            "tokens_per_s_per_gpu": repr(tokens),
             # The figures the site recomputes from sourced data, at full precision; the recipe's own are in the JSON.
             # $ / 1M at the price basis of H200, named; and at the recipe's own instance.
-            "usd_per_million_tokens": repr(4.5 / (1194.3 * 3600) * 1e6),
+            "usd_per_million_tokens": repr(4.5 / (tokens * 3600) * 1e6),
             "price_basis": "cheapest",
             "basis_instance": "Nebius H200",
             "basis_usd_per_gpu_hour": "4.5",
-            "instance_usd_per_million_tokens": repr(7.912 / (1194.3 * 3600) * 1e6),
-            "mfu": repr(6 * 25623920640 * 1194.3 / 989e12),
+            "instance_usd_per_million_tokens": repr(7.912 / (tokens * 3600) * 1e6),
+            "mfu": repr(6 * SEED_DATA["result"]["active_params"]["count"] * tokens / 989e12),
             "status": "verified",
             "correctness": "pass",
             "measured": "2026-10-14",
@@ -151,7 +154,8 @@ def test_atom_feed_lists_recipes_newest_first_with_absolute_links(catalogue: Bui
         "urn:openrecipes:recipe:llama-3.1-70b/mi300x/onprem",
     ]
     assert feed.findtext(f"{ATOM}updated") == "2026-11-01T00:00:00Z"
-    assert "$1.05 per 1M tokens at the price basis (Nebius H200)" in entries[1].findtext(f"{ATOM}summary")
+    usd = fmt.usd(4.5 / (SEED_DATA["result"]["tokens_per_s_per_gpu"] * 3600) * 1e6)
+    assert f"{usd} per 1M tokens at the price basis (Nebius H200)" in entries[1].findtext(f"{ATOM}summary")
     link = entries[1].find(f"{ATOM}link").get("href")
     assert link == f"https://openrecipes.github.io/openrecipes/recipes/{SEED_ID}/"
     assert '<link rel="alternate" type="application/atom+xml"' in catalogue.html("")
@@ -161,9 +165,9 @@ NOT_IN_XML = "".join(map(chr, [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20
 """Characters XML 1.0 does not allow anywhere in a document (its production `Char`)."""
 
 
-def _seed_entry_saying(text: str) -> Entry:
+def _seed_entry_saying(entries: dict[str, Entry], text: str) -> Entry:
     """The seed's catalogue entry with `text` in every free-text field the feed shows."""
-    entry = next(entry for entry in load_catalogue(REPO).entries if entry.recipe.id == SEED_ID)
+    entry = entries[SEED_ID]
     fields = entry.recipe.fields
     fields = dataclasses.replace(
         fields,
@@ -174,9 +178,11 @@ def _seed_entry_saying(text: str) -> Entry:
     return dataclasses.replace(entry, recipe=dataclasses.replace(entry.recipe, fields=fields))
 
 
-def test_atom_feed_stays_well_formed_xml_whatever_text_it_is_given() -> None:
+def test_atom_feed_stays_well_formed_xml_whatever_text_it_is_given(fixture_entries: dict[str, Entry]) -> None:
     markup = "<b>x</b> &amp; ]]> \"quoted\" 'single' \t tab\nline"
-    feed_text = atom_feed([(_seed_entry_saying(markup + NOT_IN_XML), "recipes/a<b>/\x01/")], "https://e.org/a&b\x00/")
+    feed_text = atom_feed(
+        [(_seed_entry_saying(fixture_entries, markup + NOT_IN_XML), "recipes/a<b>/\x01/")], "https://e.org/a&b\x00/"
+    )
     assert re.match(r"<\?xml version=(.)1\.0\1 encoding=(.)utf-8\2\?>\n", feed_text)
     # Expat, like every feed reader, refuses a document holding any of those characters.
     feed = ElementTree.fromstring(feed_text.encode("utf-8"))
@@ -190,8 +196,8 @@ def test_atom_feed_stays_well_formed_xml_whatever_text_it_is_given() -> None:
     assert entry.find(f"{ATOM}link").get("href") == "https://e.org/a&b\ufffd/recipes/a<b>/\ufffd/"
 
 
-def test_atom_feed_is_dated_by_the_recipes_not_the_clock() -> None:
-    entry = _seed_entry_saying("text")
+def test_atom_feed_is_dated_by_the_recipes_not_the_clock(fixture_entries: dict[str, Entry]) -> None:
+    entry = _seed_entry_saying(fixture_entries, "text")
     feed_text = atom_feed([(entry, "recipes/x/")], None)
     assert feed_text == atom_feed([(entry, "recipes/x/")], None)
     feed = ElementTree.fromstring(feed_text)

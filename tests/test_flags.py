@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from conftest import SEED_ID, BuildResult
+from conftest import SEED_DATA, SEED_ID, BuildResult
 
 from openrecipes.checking import flags
 
@@ -74,20 +74,21 @@ def test_a_recipe_with_no_dates_has_no_flags() -> None:
     assert flags.recipe(*recipe(measured=None, price_age=None), on=MEASURED) == ()
 
 
-def test_the_seed_page_shows_its_price_age_right_after_the_headline_figures(seed_site: BuildResult) -> None:
-    """The seed's price (2026-01-21) is 266 days older than its run (2026-10-14): a warning
+def test_the_seed_page_shows_its_price_age_right_after_the_headline_figures(fixture_site: BuildResult) -> None:
+    """The seed's price (of 2026-01-21, its instance's) is months older than its run: a warning
     admonition, not the grey note it was."""
-    html = seed_site.html(f"recipes/{SEED_ID}/")
+    html = fixture_site.html(f"recipes/{SEED_ID}/")
     figures_end = html.index('<div class="or-figures">')
     after = html[figures_end:]
     flag = re.search(
         r'</div>\s*</div>\s*</section>\s*<div class="admonition warning or-flag" data-or-flag="price-age">', after
     )
     assert flag, "the price-age flag does not follow the figures"
-    assert "The price is 266 days older than the measurement" in after[: after.index('id="launch"')]
+    days = (SEED_DATA["result"]["measured"] - dt.date(2026, 1, 21)).days
+    assert f"The price is {days} days older than the measurement" in after[: after.index('id="launch"')]
 
 
-def test_a_recipe_published_over_a_year_ago_shows_the_stack_age(seed_site: BuildResult) -> None:
+def test_a_recipe_published_over_a_year_ago_shows_the_stack_age(fixture_site: BuildResult) -> None:
     # Published 2025-06-13: more than a year before any build from now on.
-    html = seed_site.html("recipes/llama-3.1-8b/h100-96gb/tt-202412-torchtitan-fp8-8gpu-fsdp8-cp1/")
+    html = fixture_site.html("recipes/llama-3.1-8b/h100-96gb/tt-202412-torchtitan-fp8-8gpu-fsdp8-cp1/")
     assert re.search(r'data-or-flag="stack-age">\s*<p class="admonition-title">Published more than a year', html)

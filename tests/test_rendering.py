@@ -85,10 +85,10 @@ def test_schema_page_shows_code_not_character_references(seed_site: BuildResult)
 @pytest.mark.parametrize(
     "heading", ["Fleet", "Layout", "Software stack", "Workload and dataset", "Dataset", "Dataset build", "Correctness"]
 )
-def test_fact_tables_have_no_empty_header_row(seed_site: BuildResult, heading: str) -> None:
+def test_fact_tables_have_no_empty_header_row(fixture_site: BuildResult, heading: str) -> None:
     """Label-and-value tables were Markdown tables, whose header row had nothing to say and was
     drawn empty; they are tables of rows, each a label (th) and its value (td)."""
-    page = article(seed_site.html(SEED_URL))
+    page = article(fixture_site.html(SEED_URL))
     section = re.search(rf">{re.escape(heading)}<.*?(<table class=\"or-facts\">.*?</table>)", page, re.S)
     assert section, f"no facts table under {heading}"
     table = section.group(1)

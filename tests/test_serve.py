@@ -183,7 +183,7 @@ def _full_build(project: Project, site: Path, url: str) -> None:
 @pytest.fixture
 def dirty_server(project: Project) -> Iterator[Server]:
     project.add_seed()
-    project.add(PUBLISHED, (REPO / "recipes" / f"{PUBLISHED}.yaml").read_bytes())
+    project.add_fixture(PUBLISHED)
     for recipe_id, tokens in zip(OTHERS, (1500.0, 900.0), strict=True):
         project.add_synthetic(
             recipe_id, model="Qwen3.8-27B", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=tokens

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
-from conftest import SEED_ID, SEED_PATH
+from conftest import SEED_DATA, SEED_ID, SEED_PATH
 
 from openrecipes import describe, fmt
 
@@ -26,7 +26,7 @@ H100_BASIS, H200_BASIS = 3.85, 4.5
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SEED_PAGE = f"recipes/{SEED_ID}/"
-SEED_TOKENS = 1194.3
+SEED_TOKENS = SEED_DATA["result"]["tokens_per_s_per_gpu"]
 POINTS = ".or-chart .js-plotly-plot .scatterlayer .point"
 PLOTLY = "assets/javascripts/plotly.min.js"
 
@@ -470,8 +470,7 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     price_cells = page.eval_on_selector_all(
         "[data-or-compare-figures] tr[data-metric='$ / 1M tokens'] td", "cells => cells.map(c => c.innerText.trim())"
     )
-    seed_tokens = yaml.safe_load(SEED_PATH.read_text(encoding="utf-8"))["result"]["tokens_per_s_per_gpu"]
-    seed = H200_BASIS / (seed_tokens * 3600) * 1e6
+    seed = H200_BASIS / (SEED_TOKENS * 3600) * 1e6
     cheap = H100_BASIS / (9000.0 * 3600) * 1e6
     change = f"−{fmt.usd(seed - cheap)} ({describe.relative_change(cheap, seed)})"
     assert price_cells == [fmt.usd(seed), f"{fmt.usd(cheap)}\n{change}", "no public price"]  # no difference to show

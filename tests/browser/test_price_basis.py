@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
-from conftest import SEED_ID, Project, copy_project
+from conftest import SEED_DATA, SEED_ID, Project, copy_project
 
 from openrecipes import fmt
 from openrecipes.reading.reference import Reference
@@ -26,7 +26,7 @@ from .conftest import DEFAULT_ORDER, Site, Watch, forget_the_price_basis, projec
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SEED_PAGE = f"recipes/{SEED_ID}/"
-SEED_TOKENS = 1194.3
+SEED_TOKENS = SEED_DATA["result"]["tokens_per_s_per_gpu"]
 ROWS = "[data-or-catalogue] tbody tr[data-recipe]"
 # The sourced on-demand prices per GPU-hour the presets choose from (reference/instances.yaml).
 NEBIUS_H100, AWS_P5, NEBIUS_H200, AWS_P5EN = 3.85, 6.88, 4.5, 7.912
@@ -159,7 +159,7 @@ def test_presets_change_which_instance_prices_a_gpu_type(page: Any, site: Site) 
     assert page.evaluate("window.__events.map(e => e.preset)") == ["hyperscaler"]
     cells = usd_cells(page)
     assert cells["llama-3.1-8b/h100/cheap"] == usd(AWS_P5, 9000.0)  # AWS p5, not Nebius
-    assert cells[SEED_ID] == usd(AWS_P5EN, SEED_TOKENS) == "$1.84"
+    assert cells[SEED_ID] == usd(AWS_P5EN, SEED_TOKENS)
     assert cells["llama-3.1-70b/mi300x/onprem"] == "no hyperscaler price"
     assert "H100 $6.88 (AWS p5.48xlarge)" in page.text_content("[data-or-basis-status]")
     assert page.evaluate("OpenRecipes.priceBasis.label('H100')") == (
@@ -185,7 +185,7 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
     assert query(page) == {"H200": ["0.2"]}
     # The H200 recipes move up; the others keep the basis price of their GPU type.
     reranked = [
-        SEED_ID,  # $0.04652
+        SEED_ID,  # $0.2 ÷ (tokens/s × 3,600) × 1,000,000: a few cents
         "llama-3.1-8b/h100/cheap",  # $0.1188
         "llama-3.1-70b/h200/tenfold",  # $0.6173
         "llama-3.1-70b/h100/mid",
@@ -194,7 +194,8 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
         "llama-3.1-70b/mi300x/onprem",
     ]
     assert row_ids(page) == reranked
-    assert usd_cells(page)[SEED_ID] == usd(0.2, SEED_TOKENS) == "$0.04652"
+    yours = usd(0.2, SEED_TOKENS)
+    assert usd_cells(page)[SEED_ID] == yours
     assert usd_cells(page)["llama-3.1-8b/h100/cheap"] == usd(NEBIUS_H100, 9000.0)
     assert "H200 $0.2000 (yours)" in page.text_content("[data-or-basis-status]")
 
@@ -202,11 +203,14 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
     page.evaluate("window.__notReloaded = true")
     page.click(f"tr[data-recipe='{SEED_ID}'] td[data-key='model'] a")
     page.wait_for_url(re.compile(re.escape(f"/{SEED_PAGE}?H200=0.2")))
-    page.wait_for_function("() => document.querySelector('.or-figure [data-usd-per-mtok]').textContent === '$0.04652'")
+    page.wait_for_function(
+        "yours => document.querySelector('.or-figure [data-usd-per-mtok]').textContent === yours", arg=yours
+    )
     assert page.evaluate("window.__notReloaded") is True
-    assert page.text_content(".or-figure [data-usd-per-mtok]") == "$0.04652"
+    assert page.text_content(".or-figure [data-usd-per-mtok]") == yours
     assert page.text_content("[data-price-source]") == "price basis: your price for H200, $0.2000 per GPU-hour"
-    assert page.text_content("[data-own-instance]") == "at its own instance, AWS p5en.48xlarge: $1.84"
+    own = usd(AWS_P5EN, SEED_TOKENS)
+    assert page.text_content("[data-own-instance]") == f"at its own instance, AWS p5en.48xlarge: {own}"
     assert page.input_value("[data-or-basis-gpu='H200']") == "0.2"
 
     # And back; then a fresh visit without the address remembers it.
