@@ -64,6 +64,7 @@ class Entry:
 PAGE_ONLY: tuple[tuple[str, ...], ...] = (
     ("notes",),
     ("run",),
+    ("launch",),
     ("env",),
     ("patches",),
     ("layout", "notes"),

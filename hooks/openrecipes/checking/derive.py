@@ -233,7 +233,32 @@ def _written(name: str) -> str:
     return name if name.startswith("<") else f"${name}"
 
 
+def launch_inputs(f: RecipeFields) -> tuple[tuple[str, str | None], ...]:
+    """A documented launch's inputs, as `_inputs` gives the script's: what its command reads (its
+    `env` set), described or not, then those `launch.inputs` describes that the command does not read."""
+    launch = lookup(f, "launch")
+    command = lookup(launch, "command")
+    described = {item.name: item.description for item in lookup(launch, "inputs") or () if item.name is not None}
+    environment = [name for name, _ in lookup(launch, "env") or ()]
+    read = [item.written for item in script_inputs(command, environment)] if command else []
+    listed = [(written, described.get(written.removeprefix("$"))) for written in read]
+    listed += [(_written(name), text) for name, text in described.items() if _written(name) not in read]
+    return tuple(listed)
+
+
 def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations: SourceMap) -> Iterator[Problem]:
+    undescribed_launch = [written for written, text in launch_inputs(f) if text is None]
+    if undescribed_launch:
+        position = locations.value_at(("launch", "command"))
+        yield Problem(
+            recipe.path,
+            position.line,
+            position.column,
+            "$.launch.command",
+            f"the documented command reads {', '.join(undescribed_launch)}, which neither `launch.env` sets nor "
+            "`launch.inputs` describes; say what to provide, so a reader can run it",
+            warning=True,
+        )
     undescribed = [written for written, text in derived.inputs if text is None]
     if not undescribed:
         return

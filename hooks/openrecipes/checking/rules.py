@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 from .. import fmt
+from ..reading import records
 from ..reading.reference import PEAK_COLUMN
 from . import pricebasis
 from .figures import (
@@ -20,6 +21,7 @@ from .figures import (
     RULES,
     Check,
     Context,
+    RecipeFields,
     cp_degree,
     lookup,
     rule,
@@ -579,6 +581,94 @@ def _publisher(ctx: Context) -> Iterator[Check]:
             hint="If the publisher counts differently (a formula of their own for this method), say why in "
             "`disagreements`.",
         )
+
+
+LAUNCH_VALUES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("gpus", ("gpu", "count"), "GPUs"),
+    ("tp", ("layout", "tp"), "TP"),
+    ("pp", ("layout", "pp"), "PP"),
+    ("vp", ("layout", "vpp"), "VP"),
+    ("cp", ("layout", "cp"), "CP"),
+    ("ep", ("layout", "ep"), "EP"),
+    ("etp", ("layout", "etp"), "ETP"),
+    ("gbs", ("workload", "global_batch"), "GBS"),
+    ("mbs", ("layout", "rows_per_microbatch"), "MBS"),
+    ("seq_length", ("workload", "row_tokens"), "sequence length"),
+)
+"""Each value a documented launch sets (`launch.sets`), the recipe field it is compared with, and its label."""
+
+
+def launch_comparisons(f: RecipeFields) -> list[tuple[str, str, int, int]]:
+    """(key, label, the recipe's value, the launch's value) for every value both state.
+
+    A launch's null VP is no interleaving (1); a null ETP leaves the experts' tensor parallelism to
+    TP, as Megatron does. A value the recipe leaves out is not compared."""
+    sets = lookup(f, "launch", "sets")
+    if sets is None:
+        return []
+    found = []
+    for key, path, label in LAUNCH_VALUES:
+        if not records.given(sets, key):
+            continue
+        stated = lookup(f, *path)
+        if stated is None:
+            continue
+        value = getattr(sets, key)
+        if value is None:
+            value = lookup(f, "layout", "tp") if key == "etp" else 1
+            if value is None:
+                continue
+        found.append((key, label, stated, value))
+    return found
+
+
+@rule(
+    "Launch values",
+    "The layout, batch and GPU count a documented launch's configuration sets (`launch.sets`) are the recipe's "
+    "own; a published recipe may explain a difference in `disagreements`.",
+)
+def _launch_values(ctx: Context) -> Iterator[Check]:
+    compared = launch_comparisons(ctx.f)
+    if not compared:
+        return
+    differing = [key for key, _, stated, value in compared if stated != value]
+    yield Check(
+        name="Launch values",
+        field=("launch", "sets", differing[0]) if differing else ("launch", "sets"),
+        stated=", ".join(f"{label} {fmt.number(stated)}" for _, label, stated, _ in compared),
+        recomputed=", ".join(f"{label} {fmt.number(value)}" for _, label, _, value in compared),
+        tolerance="exact",
+        formula="launch.sets against gpu.count, layout and workload (a null VP is 1, a null ETP is TP)",
+        passed=not differing,
+        hint="The launch's configuration sets other values than the recipe states: correct whichever is wrong, "
+        "or, for a published recipe, say why the publisher's two disagree in `disagreements`.",
+    )
+
+
+@rule(
+    "Launch source",
+    "Every file a documented launch cites is linked at the launch's own commit, with a link that cannot change.",
+)
+def _launch_source(ctx: Context) -> Iterator[Check]:
+    commit = lookup(ctx.f, "launch", "source", "commit")
+    files = lookup(ctx.f, "launch", "source", "files")
+    if commit is None or not files:
+        return
+    wrong = [index for index, item in enumerate(files) if item.url is not None and not _at_commit(item.url, commit)]
+    yield Check(
+        name="Launch source",
+        field=("launch", "source", "files", wrong[0], "url") if wrong else ("launch", "source", "commit"),
+        stated=f"{fmt.plural(len(files), 'file')} cited",
+        recomputed=f"{fmt.plural(len(wrong), 'link')} not at {commit[:12]}" if wrong else f"all at {commit[:12]}",
+        tolerance="every link pinned at launch.source.commit",
+        formula="github.com/<owner>/<repo>/blob/<launch.source.commit>/<path>",
+        passed=not wrong,
+        hint="Link each file at the commit the launch checks out (on GitHub, press y on the file's page).",
+    )
+
+
+def _at_commit(url: str, commit: str) -> bool:
+    return pinned(url) and f"/{commit}/" in url
 
 
 @rule("Superseded by", "A deprecated recipe's replacement is a recipe of the catalogue.")
