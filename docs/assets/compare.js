@@ -6,7 +6,8 @@
  * the catalogue. The list of every recipe (api/index.json) is loaded only to choose one: at once
  * while fewer than two are chosen, else when the reader turns to the picker.
  *
- * Shown: the headline figures with their differences from the baseline, every field of the
+ * Shown: the headline figures with their differences from the baseline (which figures, and how
+ * each is written, come from the facts registry through assets/facets.js), every field of the
  * recipes (flattened to dotted paths: layout.tp, stack.nccl, env.NCCL_DEBUG, ...) with the ones
  * that differ highlighted, and a line diff of each launch script against the baseline's
  * (unified format, by jsdiff: the site's copy in assets/vendor/, loaded on this page only).
@@ -127,44 +128,33 @@
   const NOT_PUBLISHED = OR.NOT_PUBLISHED;
   const noRunCost = (record) => (isNumber(get(record, "fields.result.gpu_hours")) ? "unpriced" : `${NOT_PUBLISHED} (no GPU-hours)`);
 
-  const METRICS = [
-    {
-      label: "Tokens/s per GPU",
-      value: (r) => get(r, "fields.result.tokens_per_s_per_gpu"),
-      format: (v) => OR.number(v, 1),
-      delta: OR.relativeChange,
-      better: 1,
-    },
-    {
-      label: "$ / 1M tokens",
-      value: usdPerMillion,
-      format: (v) => OR.usd(v),
-      missing: noPrice,
-      delta: usdChange,
-      better: -1,
-    },
-    {
-      label: "MFU",
-      value: (r) => get(r, "derived.mfu"),
-      format: (v) => OR.percent(v),
-      delta: (v, b) => pointChange((v - b) * 100, 1),
-      better: 1,
-    },
-    {
-      label: "Step-time CV",
-      value: (r) => get(r, "fields.result.step_time_cv_percent"),
-      format: (v) => `${OR.asWritten(v)}%`,
-      delta: (v, b) => pointChange(v - b, 2),
-      better: -1,
-    },
-    {
-      label: "GPU-hours",
-      value: (r) => get(r, "fields.result.gpu_hours"),
-      format: (v) => OR.asWritten(v),
-      delta: OR.relativeChange,
-    },
-    { label: "Run cost", value: runCost, format: (v) => OR.usd(v), missing: noRunCost, delta: usdChange },
-  ];
+  // The headline figures, as the registry declares them (hooks/openrecipes/site/facts.py, written
+  // into assets/facets.js): where each value is in a record, how it is written (the functions
+  // fmt.py has too) and how a difference is. Prices are recomputed here at the reader's basis.
+  const FORMATS = {
+    number: (value, format) => OR.number(value, format.places ?? 0),
+    usd: (value, format) => OR.usd(value, format.places ?? undefined),
+    percent: (value, format) => OR.percent(value, format.places ?? 1),
+    as_written: (value) => OR.asWritten(value),
+  };
+  const CHANGES = {
+    relative: () => OR.relativeChange,
+    usd: () => usdChange,
+    points: (change) => (value, base) => pointChange((value - base) * change.scale, change.places),
+  };
+  const RECOMPUTED = { price: { value: usdPerMillion, missing: noPrice }, cost: { value: runCost, missing: noRunCost } };
+
+  const METRICS = (OR.figures || []).map((figure) => {
+    const recomputed = RECOMPUTED[figure.kind];
+    return {
+      label: figure.label,
+      value: recomputed ? recomputed.value : (record) => get(record, figure.path),
+      format: (value) => FORMATS[figure.format.name](value, figure.format) + (figure.format.suffix || ""),
+      missing: recomputed ? recomputed.missing : null,
+      delta: CHANGES[figure.change.kind](figure.change),
+      better: figure.change.better,
+    };
+  });
 
   /** {"layout.tp": 4, "env.NCCL_DEBUG": "WARN", "result.window": "5, 19", ...}; `run` is diffed apart. */
   function flatten(value, prefix, out) {

@@ -90,11 +90,12 @@ def relative_change(value: float, base: float) -> str:
     return ("+" if change > 0 else "−") + percent(abs(change))
 
 
-def point_change(value: float, base: float) -> str:
-    """Difference of two fractions in percentage points: `+1.2 pp`."""
-    points = (value - base) * 100
-    shown = number(abs(points), 1)
-    if shown == number(0, 1):  # what rounds to 0.0 pp, as written (compare.js decides alike)
+def point_change(value: float, base: float, *, scale: float = 100, places: int = 1) -> str:
+    """Difference of two fractions in percentage points: `+1.2 pp`; of two figures already in
+    percent with `scale=1` (a step-time CV), to `places` decimals."""
+    points = (value - base) * scale
+    shown = number(abs(points), places)
+    if shown == number(0, places):  # what rounds to 0.0 pp, as written (compare.js decides alike)
         return "same"
     return ("+" if points > 0 else "−") + shown + " pp"
 

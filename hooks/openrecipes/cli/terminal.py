@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from .. import describe, fmt
+from .. import describe
 from ..loader import Entry
 from ..site import facts
 
@@ -43,40 +43,31 @@ def catalogue_table(entries: Sequence[Entry]) -> str:
 
 
 def recipe_text(entry: Entry) -> str:
-    """One recipe: headline figures, fleet, layout, stack and every check, stated against recomputed."""
+    """One recipe: what it is, every section of its page as the facts registry lists it (the
+    headline figures with their notes in brackets), and every check, stated against recomputed."""
     recipe, derived = entry.recipe, entry.derived
     f = recipe.fields
-    lines = [
-        describe.title(recipe),
-        f"id        {recipe.id}",
-        f"file      {recipe.path}",
-        f"page      {page_url(recipe.id)}",
-        "",
-        "Headline",
+    about = [
+        ("id", recipe.id),
+        ("file", recipe.path),
+        ("page", page_url(recipe.id)),
+        ("status", facts.BY_KEY["status"].text(entry)),
     ]
-    price = facts.NO_PRICE
-    if derived.basis is not None and derived.usd_per_million_tokens is not None:
-        basis = derived.basis.instance
-        usd = fmt.usd(derived.usd_per_million_tokens, 4)
-        price = f"{usd} at the price basis ({basis.key}, the cheapest {basis.gpu})"
-    if derived.instance is not None and derived.instance_usd_per_million_tokens is not None:
-        own = f"{fmt.usd(derived.instance_usd_per_million_tokens, 4)} at its own instance ({derived.instance.key})"
-        price = own if price == facts.NO_PRICE else f"{price}; {own}"
-    dated = describe.dated(f)
-    headline = [
-        ("Tokens/s per GPU", fmt.as_written(f.result.tokens_per_s_per_gpu)),
-        ("$ / 1M tokens", price),
-        ("MFU", facts.NOT_PUBLISHED if derived.mfu is None else fmt.percent(derived.mfu, 2)),
-        ("Status", f.status),
-        ("Correctness", f"{f.correctness.result}: {f.correctness.summary}" if f.correctness else facts.NOT_PUBLISHED),
-        ("Measured" if f.result.measured else "Published", dated.isoformat() if dated else facts.NOT_PUBLISHED),
-        ("Precision", f.workload.precision),
-    ]
+    if f.correctness:
+        about.append(("correctness", f"{f.correctness.result}: {f.correctness.summary}"))
+    if f.deprecation:
+        replacement = f" Use {f.deprecation.superseded_by}." if f.deprecation.superseded_by else ""
+        about.append(("deprecated", f"{f.deprecation.reason}{replacement}"))
     if f.source:
-        headline.append(("Source", f"{f.source.url} ({f.source.where})"))
-    lines += _pairs(headline)
-    for title, name in (("Fleet", "fleet"), (f"Layout: {derived.label}", "layout"), ("Stack", "stack")):
-        rows = [(fact.label, text) for fact, text in facts.rows(name, entry)]
+        about.append(("source", f"{f.source.url} ({f.source.where})"))
+    lines = [describe.title(recipe), *_pairs(about, indent="")]
+    for name in facts.SECTIONS:
+        if name in facts.OPTIONAL_SECTIONS and not facts.publishes(name, entry):
+            continue
+        title = facts.SECTION_TITLES[name]
+        if name == "layout":
+            title = f"{title}: {derived.label}"
+        rows = [(fact.label, _with_notes(fact, text, entry)) for fact, text in facts.rows(name, entry)]
         lines += ["", title, *(_pairs(rows) if rows else [f"  {facts.NOT_PUBLISHED}"])]
     lines += ["", "Checks"]
     check_rows = [
@@ -95,11 +86,16 @@ def recipe_text(entry: Entry) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pairs(rows: Sequence[tuple[str, str]]) -> list[str]:
+def _with_notes(fact: facts.Fact, text: str, entry: Entry) -> str:
+    notes = [note.text for note in fact.notes_of(entry)]
+    return f"{text} ({'; '.join(notes)})" if notes else text
+
+
+def _pairs(rows: Sequence[tuple[str, str]], indent: str = "  ") -> list[str]:
     if not rows:
         return []
     width = max(len(label) for label, _ in rows)
-    return [f"  {label.ljust(width)}  {' '.join(str(value).split())}" for label, value in rows]
+    return [f"{indent}{label.ljust(width)}  {' '.join(str(value).split())}" for label, value in rows]
 
 
 def closest_ids(wanted: str, ids: Sequence[str], limit: int = 3) -> list[str]:

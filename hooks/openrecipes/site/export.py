@@ -112,7 +112,9 @@ def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
     }
 
 
-CSV_COLUMNS = ("id", "url", *(fact.csv for fact in facts.CSV))
+def csv_columns() -> tuple[str, ...]:
+    """The header of recipes.csv: id, page, and the registry's CSV columns in its order."""
+    return ("id", "url", *(fact.csv for fact in facts.CSV if fact.csv))
 
 
 def csv_row(entry: Entry, url: str) -> dict[str, Any]:
@@ -123,7 +125,7 @@ def csv_row(entry: Entry, url: str) -> dict[str, Any]:
 def catalogue_csv(rows: list[dict[str, Any]]) -> str:
     """CSV text; cells that a spreadsheet would run as a formula are prefixed with a quote."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=csv_columns(), lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({key: _defuse(value) for key, value in row.items()})
@@ -250,12 +252,14 @@ def data_outputs(
     def facets_script() -> str:
         config = json.dumps(facts.facet_config(), ensure_ascii=False, indent=2)
         order = json.dumps([{"key": key, "dir": direction} for key, direction in facts.DEFAULT_ORDER])
+        figures = json.dumps(facts.figure_config(), ensure_ascii=False, indent=2)
         return (
             "// Generated from hooks/openrecipes/site/facts.py when the site is built: the catalogue table's filters\n"
-            "// and its order before the reader sorts it (then by id).\n"
+            "// and its order before the reader sorts it (then by id), and the compare page's headline figures.\n"
             "window.OpenRecipes = window.OpenRecipes || {};\n"
             f"window.OpenRecipes.facets = {config};\n"
             f"window.OpenRecipes.tableOrder = {order};\n"
+            f"window.OpenRecipes.figures = {figures};\n"
         )
 
     def rows() -> str:
@@ -290,7 +294,7 @@ def _line(make: Callable[[Entry], str], entry: Entry) -> str:
 
 def _csv_header() -> str:
     buffer = io.StringIO()
-    csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n").writeheader()
+    csv.DictWriter(buffer, fieldnames=csv_columns(), lineterminator="\n").writeheader()
     return buffer.getvalue()
 
 

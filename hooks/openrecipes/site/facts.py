@@ -1,37 +1,67 @@
 """Every fact the site shows about a recipe, declared once.
 
 A `Fact` says what a reader sees: its label, where its value comes from, how the value is
-written, what is shown when the recipe does not publish it, and everywhere it appears: a row of a
-section of the recipe page, a column of the catalogue tables, a filter of those tables, a column
-of `api/recipes.csv`, a column of `openrecipes list`. The templates, the exports, the terminal
-and the table script's filters are all made from `FACTS`, so a fact is declared here and nowhere
-else. HACKING.md says how to add one.
+written, what is shown when the recipe does not publish it, and everywhere it appears: the
+headline figures of the recipe page (and `openrecipes show`), a row of a section of the recipe
+page, a column of the catalogue tables, a filter of those tables, a column of `api/recipes.csv`,
+a column of `openrecipes list`, a row of the compare page's headline figures, a column of a
+recipe page's table of other recipes for its model. The templates, the exports, the terminal, the
+table script's filters and the compare page's figures (both through the generated
+`assets/facets.js`) are all made from `FACTS`, so a fact is declared here and nowhere else.
+HACKING.md says how to add one.
 
 A value a recipe does not publish is absent and shown as "not published", never as a default;
 an explicit `null` in a recipe is a statement ("no recompute", "even split") and is shown as the
-fact's `null` text.
+fact's `null` text, on the page, in the CSV and in the filters alike.
+
+Nothing is ever written as a Python `repr`: a value that is not a string, a number or a date is
+written by the fact's `show`, and a fact that reads an object, a list or a yes/no without one is
+refused (`check_schema`, when the site is planned; `Fact.text` and the others at the latest).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import contextlib
+import datetime as dt
+import re
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import describe, fmt
 from ..checking import pricebasis
-from ..loader import Entry, slug
+from ..loader import PAGE_ONLY, Entry, slug
 from ..reading import records
+from ..reading.refs import resolve
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"
 
-Cell = Literal["text", "link", "badge", "price", "code"]
+Cell = Literal["text", "link", "badge", "price", "cost", "code"]
 """How a value is drawn: plain text, a link to the recipe's page, a status badge, a $ / 1M tokens
-that the page scripts recompute at the reader's price basis (price.js), or code (hashes, revisions)."""
+that the page scripts recompute at the reader's price basis (price.js), a run cost that they
+recompute there when the recipe names no instance of its own, or code (hashes, revisions)."""
 
-Section = Literal["fleet", "layout", "moe", "stack", "workload", "dataset", "build", "correctness"]
-"""The tables of a recipe page, in the order the page shows them (see recipe.md.j2)."""
+Section = Literal["figures", "fleet", "layout", "moe", "stack", "workload", "dataset", "build", "correctness"]
+"""The parts of a recipe page that list facts, in the order the page shows them (see
+recipe.md.j2): the headline figures (figures.md.j2), then tables (facts_table.md.j2)."""
+
+SECTION_TITLES: Mapping[Section, str] = {
+    "figures": "Headline figures",
+    "fleet": "Fleet",
+    "layout": "Layout",
+    "moe": "Mixture of experts",
+    "stack": "Software stack",
+    "workload": "Workload",
+    "dataset": "Dataset",
+    "build": "Dataset build",
+    "correctness": "Correctness",
+}
+"""Each section's title in `openrecipes show` (the page's headings are in recipe.md.j2)."""
+
+OPTIONAL_SECTIONS: tuple[Section, ...] = ("moe", "build")
+"""Sections shown only when the recipe publishes something of them (a dense model has no MoE)."""
 
 
 class _Absent:
@@ -43,9 +73,14 @@ class _Absent:
 
 ABSENT = _Absent()
 
+Reader = Callable[[Entry], Any]
 
-def at(dotted: str) -> Callable[[Entry], Any]:
-    """Reads `recipe.fields.<dotted>`: ABSENT when the file left it (or a parent) out, None for `null`."""
+
+def at(dotted: str) -> Reader:
+    """Reads `recipe.fields.<dotted>`: ABSENT when the file left it (or a parent) out, None for `null`.
+
+    The reader knows its path (`check_schema` finds it in the schema, with its type) and where the
+    value is in a recipe's JSON record (`fields.<dotted>`, for the compare page)."""
     names = dotted.split(".")
 
     def read(entry: Entry) -> Any:
@@ -57,7 +92,92 @@ def at(dotted: str) -> Callable[[Entry], Any]:
         return record
 
     read.__name__ = f"at_{dotted.replace('.', '_')}"
+    read.path = tuple(names)  # type: ignore[attr-defined]
+    read.record = f"fields.{dotted}"  # type: ignore[attr-defined]
     return read
+
+
+_PLAIN = (str, int, float, dt.date)
+
+
+def _is_plain(value: Any) -> bool:
+    """A string, a number or a date: what is written as it is. Never a yes/no (`True` is no word)."""
+    return isinstance(value, _PLAIN) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Format:
+    """A number written the same way by Python (`fmt`) and by the page scripts (core.js:
+    `OpenRecipes.number`, `.usd`, `.percent`, `.asWritten`, held to the same digits by
+    tests/vectors). A fact the compare page shows takes one as its `show`, and the script writes
+    its values with the same function (`figure_config`)."""
+
+    name: Literal["number", "usd", "percent", "as_written"]
+    places: int | None = None
+    """Decimals: `number` 0, `percent` 1 and `usd` its price rule (fmt.price_places) when None."""
+    suffix: str = ""
+    """Written after the number ("%" for a figure already in percent)."""
+
+    def __call__(self, value: float | int) -> str:
+        if self.name == "number":
+            text = fmt.number(value, self.places or 0)
+        elif self.name == "usd":
+            text = fmt.usd(value, self.places)
+        elif self.name == "percent":
+            text = fmt.percent(value, 1 if self.places is None else self.places)
+        else:
+            text = fmt.as_written(value)
+        return text + self.suffix
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name, "places": self.places, "suffix": self.suffix}
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a difference from a baseline is written: on the compare page (docs/assets/compare.js)
+    and in a recipe page's table of other recipes for its model (`short`)."""
+
+    kind: Literal["relative", "usd", "points"]
+    """`relative`: +12.3%; `usd`: +$0.34 (+28.6%) on the compare page, +28.6% in the table;
+    `points`: the difference × `scale` in percentage points, to `places` decimals (+1.2 pp)."""
+    better: Literal[-1, 0, 1] = 0
+    """1: higher is better, -1: lower is better (the compare page colours the difference), 0: neither."""
+    scale: float = 1.0
+    places: int = 1
+
+    def short(self, value: float, base: float) -> str:
+        """The difference of `value` from `base`, as the table of other recipes writes it."""
+        if self.kind == "points":
+            return describe.point_change(value, base, scale=self.scale, places=self.places)
+        return describe.relative_change(value, base)
+
+    def config(self) -> dict[str, Any]:
+        return {"kind": self.kind, "better": self.better, "scale": self.scale, "places": self.places}
+
+
+Attributes = tuple[tuple[str, Any], ...]
+"""HTML attributes a page script finds an element by: (name, value), value None for a bare name."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """Text a page script rewrites (a run cost at the reader's price basis), with its attributes."""
+
+    text: str
+    attributes: Attributes = ()
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line under a headline figure on the recipe page; after it, in brackets, in `openrecipes show`."""
+
+    parts: tuple[str | Span, ...]
+    attributes: Attributes = ()
+
+    @property
+    def text(self) -> str:
+        return "".join(part if isinstance(part, str) else part.text for part in self.parts)
 
 
 @dataclass(frozen=True)
@@ -65,24 +185,31 @@ class Fact:
     key: str
     """Stable name: the CSV column, the table's `data-key` and filter name, the address's `sort=`."""
     label: str
-    read: Callable[[Entry], Any]
+    read: Reader
     """The value (ABSENT when not published; None for an explicit `null`)."""
-    show: Callable[[Any], str] = str
-    """The value as people read it (never given ABSENT or None)."""
-    missing: str = NOT_PUBLISHED
+    show: Callable[[Any], str] | None = None
+    """The value as people read it (never given ABSENT or None). None: a string, number or date
+    written as it is; anything else must be given a `show` (never a repr)."""
+    missing: str | Callable[[Entry], str] = NOT_PUBLISHED
+    """What stands in for a value the recipe does not publish (or a function of the recipe)."""
     null: str | None = None
-    """What an explicit `null` means here ("none"); None: the fact cannot be null."""
+    """What an explicit `null` means here ("none"), on the page, in the CSV and in the filters;
+    None: the fact cannot be null."""
     numeric: bool = False
     """Sorts as a number (`sort_value`), aligned right."""
     sort: Callable[[Any], Any] | None = None
     """The value sorted by, when it is not the value itself (a GPU count for "8 × H200")."""
     section: Section | None = None
-    """The recipe page's table that lists it."""
+    """The recipe page's part that lists it: "figures" for the headline figures, else a table."""
     omit_missing: bool = False
     """In its section, leave the row out rather than say "not published" (a pin that does not
     apply: ROCm on NVIDIA GPUs)."""
+    notes: Callable[[Entry], Sequence[Note]] | None = None
+    """Headline figures: the lines under the figure (where its price comes from, how many runs)."""
     column: Cell | None = None
     """A column of the catalogue tables, drawn as this kind of cell."""
+    column_after: str | None = None
+    """The column it stands right of (a fact's key); None: in the order the facts are declared."""
     facet: str | None = None
     """A filter of the catalogue tables: the label of its "any" choice ("All GPUs")."""
     facet_value: Callable[[Any], str] | None = None
@@ -96,11 +223,35 @@ class Fact:
     """Another fact's key whose value its catalogue-table cell also shows, when published
     (correctness beside the status: one column for the evidence)."""
     csv: str | None = None
-    """Its column in api/recipes.csv, holding the raw value."""
+    """Its column in api/recipes.csv, holding the raw value (an object: its `show` text)."""
     terminal: str | None = None
     """Its column header in `openrecipes list`."""
+    compare: Change | None = None
+    """A row of the compare page's headline figures, with how a difference is written. Its `show`
+    is a `Format` (the script writes the value the same way) and its value is in the recipe's JSON
+    record at `record`."""
+    alternative: bool = False
+    """A column of a recipe page's table of other recipes for its model; with `compare`, the
+    difference from the recipe is written beside each value."""
+    record: str | None = None
+    """Where the value is in a recipe's JSON record (api/recipes/<id>.json): `at` and the derived
+    figures say so themselves."""
     cell: Cell = "text"
-    """How the value is drawn in its section's table."""
+    """How the value is drawn in its section (a price, a hash) and in the table of other recipes."""
+
+    def __post_init__(self) -> None:
+        if self.record is None and getattr(self.read, "record", None):
+            object.__setattr__(self, "record", self.read.record)  # type: ignore[attr-defined]
+        if self.compare is not None:
+            if not isinstance(self.show, Format):
+                raise ValueError(f"fact {self.key!r} is compared: its show= must be a Format the page script knows")
+            if self.record is None and self.cell not in ("price", "cost"):
+                raise ValueError(f"fact {self.key!r} is compared: say where its value is in the record (record=)")
+
+    @property
+    def path(self) -> tuple[str, ...] | None:
+        """The recipe field it reads (`at`), None for a value made from several."""
+        return getattr(self.read, "path", None)
 
     def value(self, entry: Entry) -> Any:
         """The raw value, None when there is none to show (not published, or null)."""
@@ -110,50 +261,108 @@ class Fact:
     def published(self, entry: Entry) -> bool:
         return self.read(entry) is not ABSENT
 
+    def missing_text(self, entry: Entry) -> str:
+        return self.missing(entry) if callable(self.missing) else self.missing
+
+    def _shown(self, value: Any) -> str:
+        if self.show is not None:
+            return self.show(value)
+        if not _is_plain(value):
+            raise TypeError(
+                f"fact {self.key!r}: a {type(value).__name__} is not written as it is; declare show= to write it"
+            )
+        return value.isoformat() if isinstance(value, dt.date) else str(value)
+
     def text(self, entry: Entry) -> str:
         """The value as people read it, or what stands in for it."""
         value = self.read(entry)
         if value is ABSENT:
-            return self.missing
+            return self.missing_text(entry)
         if value is None:
-            return self.null if self.null is not None else self.missing
-        return self.show(value)
+            return self.null if self.null is not None else self.missing_text(entry)
+        return self._shown(value)
 
     def sort_value(self, entry: Entry) -> Any:
         """What the table sorts by: a number for numeric facts; None last in either direction."""
         value = self.value(entry)
         if value is None:
             return None
-        return self.sort(value) if self.sort else value
+        if self.sort:
+            return self.sort(value)
+        return value if _is_plain(value) else self._shown(value)
 
     def facet_text(self, entry: Entry) -> str:
-        value = self.value(entry)
-        if value is None:
+        """The value a filter chooses by: "" when not published, the `null` text for a `null`."""
+        value = self.read(entry)
+        if value is ABSENT:
             return ""
-        return self.facet_value(value) if self.facet_value else str(value)
+        if value is None:
+            return self.null or ""
+        if self.facet_value:
+            return self.facet_value(value)
+        return str(value) if _is_plain(value) and not isinstance(value, dt.date) else self._shown(value)
 
     def csv_value(self, entry: Entry) -> Any:
-        value = self.value(entry)
-        if value is None:
+        """The value in api/recipes.csv: raw (dates in ISO, yes/no as true/false), "" when not
+        published, the `null` text for a `null`, an object as its `show` text."""
+        value = self.read(entry)
+        if value is ABSENT:
             return ""
-        if hasattr(value, "isoformat"):
-            return value.isoformat()
+        if value is None:
+            return self.null or ""
         if isinstance(value, bool):
             return "true" if value else "false"
-        return value
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        return value if _is_plain(value) else self._shown(value)
+
+    def attributes(self, entry: Entry) -> Attributes:
+        """What a page script finds its cell by (a price it recomputes at the reader's basis)."""
+        if self.cell == "price":
+            return (("data-usd-per-mtok", None), ("data-gpu", _gpu_key(entry)), ("data-tokens-per-s", _tokens(entry)))
+        if self.cell == "cost":
+            return _cost_attributes(entry)
+        return ()
+
+    def change_attributes(self, entry: Entry, base: Entry) -> Attributes:
+        """What price.js finds a price's difference from `base`'s by, to write it at the reader's basis."""
+        if self.cell != "price":
+            return ()
+        return (
+            ("data-usd-delta", None),
+            ("data-gpu", _gpu_key(entry)),
+            ("data-tokens-per-s", _tokens(entry)),
+            ("data-base-gpu", _gpu_key(base)),
+            ("data-base-tokens-per-s", _tokens(base)),
+        )
+
+    def notes_of(self, entry: Entry) -> tuple[Note, ...]:
+        return tuple(self.notes(entry)) if self.notes else ()
 
 
-def _usd(value: float) -> str:
-    return fmt.usd(value)
+def _gpu_key(entry: Entry) -> str:
+    return entry.derived.gpu.key if entry.derived.gpu else entry.recipe.fields.gpu.type
 
 
-def _derived_or_absent(name: str) -> Callable[[Entry], Any]:
+def _tokens(entry: Entry) -> float:
+    return entry.recipe.fields.result.tokens_per_s_per_gpu
+
+
+def _cost_attributes(entry: Entry) -> Attributes:
+    """A run cost: price.js recomputes it at the reader's basis unless the recipe names its instance."""
+    own = entry.derived.instance is not None
+    hours = entry.recipe.fields.result.gpu_hours
+    return (("data-run-cost", None), ("data-gpu-hours", hours), *(() if own else (("data-gpu", _gpu_key(entry)),)))
+
+
+def _derived_or_absent(name: str) -> Reader:
     """A figure recomputed by the checks (the site's own convention), ABSENT when it cannot be."""
 
     def read(entry: Entry) -> Any:
         value = getattr(entry.derived, name)
         return ABSENT if value is None else value
 
+    read.record = f"derived.{name}"  # type: ignore[attr-defined]
     return read
 
 
@@ -168,7 +377,7 @@ def _derived_degree(value: tuple[int, bool]) -> str:
     return f"{degree} (derived: GPUs ÷ (TP × PP × CP))" if derived else str(degree)
 
 
-def _basis(read: Callable[[Any], Any]) -> Callable[[Entry], Any]:
+def _basis(read: Callable[[Any], Any]) -> Reader:
     """`read` of the price basis of the recipe's GPU type, ABSENT when no price is sourced for it."""
     return lambda entry: ABSENT if entry.derived.basis is None else read(entry.derived.basis)
 
@@ -211,12 +420,82 @@ def _convergence(entry: Entry) -> Any:
     return f"{convergence.result} over {convergence.steps} steps"
 
 
+# The headline figures' notes: what the page says under each figure.
+
+
+def _throughput_notes(entry: Entry) -> tuple[Note, ...]:
+    note = entry.recipe.fields.result.throughput_note
+    return (Note((note,)),) if note else ()
+
+
+def _price_notes(entry: Entry) -> tuple[Note, ...]:
+    derived, gpu = entry.derived, _gpu_key(entry)
+    if derived.basis is None:
+        source = f"no sourced price for {gpu}"
+    else:
+        per_hour = fmt.usd(derived.basis.usd_per_gpu_hour)
+        source = f"price basis: {derived.basis.instance.key}, {per_hour} per GPU-hour, the cheapest sourced {gpu}"
+    notes = [Note((source,), (("data-price-source", None), ("data-gpu", gpu)))]
+    if derived.instance is not None and derived.instance_usd_per_million_tokens is not None:
+        own = fmt.usd(derived.instance_usd_per_million_tokens)
+        notes.append(Note((f"at its own instance, {derived.instance.key}: {own}",), (("data-own-instance", None),)))
+    return tuple(notes)
+
+
+def _mfu_missing(entry: Entry) -> str:
+    return "no sourced peak" if entry.derived.params else NOT_PUBLISHED
+
+
+def _mfu_notes(entry: Entry) -> tuple[Note, ...]:
+    params = entry.derived.params
+    if not params:
+        return ()
+    source = "" if entry.derived.params_from_recipe else " (reference data)"
+    return (Note((f"N = {fmt.number(params)} active parameters per token{source}",)),)
+
+
+def _step_time_notes(entry: Entry) -> tuple[Note, ...]:
+    return (Note(("over the window",)),) if entry.recipe.fields.result.step_time_cv_percent is not None else ()
+
+
+def _gpu_hours_notes(entry: Entry) -> tuple[Note, ...]:
+    if entry.recipe.fields.result.gpu_hours is None:
+        return ()
+    cost = BY_KEY["run_cost"]
+    return (Note(("run cost ", Span(cost.text(entry), cost.attributes(entry)))),)
+
+
+def _run_cost_missing(entry: Entry) -> str:
+    return "unpriced" if entry.recipe.fields.result.gpu_hours is not None else f"{NOT_PUBLISHED} (no GPU-hours)"
+
+
+def _runs_notes(entry: Entry) -> tuple[Note, ...]:
+    result = entry.recipe.fields.result
+    if not result.runs:
+        return ()
+    return (Note((f"{result.runs} run{'s' if result.runs != 1 else ''}{', profiler on' if result.profiler else ''}",)),)
+
+
+def _window(entry: Entry) -> Any:
+    window = at("result.window")(entry)
+    if window is ABSENT or window is None:
+        return window
+    return (window, entry.recipe.fields.result.steps_per_run)
+
+
+def _steps(value: tuple[tuple[int, int], int | None]) -> str:
+    (first, last), per_run = value
+    return f"steps {first}–{last}" + (f" of {per_run}" if per_run else "")
+
+
+def _window_notes(entry: Entry) -> tuple[Note, ...]:
+    tokens = entry.recipe.fields.result.window_tokens
+    return (Note((f"{fmt.number(tokens)} tokens",)),) if tokens else ()
+
+
 FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
     Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
-    Fact("gpu", "GPU", lambda entry: entry.gpu_key, facet="All GPUs", csv="gpu_type"),
-    Fact("provider", "Provider / system", _provider, column="text", facet="Any provider", csv="provider"),
-    Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
     Fact(
         "gpus",
         "GPUs",
@@ -226,38 +505,83 @@ FACTS: tuple[Fact, ...] = (
         sort=lambda value: value[0],
         column="text",
         terminal="GPUs",
+        alternative=True,
     ),
+    Fact("gpu", "GPU", lambda entry: entry.gpu_key, facet="All GPUs", csv="gpu_type"),
+    Fact("provider", "Provider / system", _provider, column="text", facet="Any provider", csv="provider"),
+    Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
     Fact("layout", "Layout", lambda entry: entry.derived.label, column="link", csv="layout", terminal="layout"),
     Fact(
         "tokens",
         "Tokens/s per GPU",
         at("result.tokens_per_s_per_gpu"),
-        show=lambda value: fmt.number(value, 1),
+        show=Format("number", 1),
         numeric=True,
+        section="figures",
+        notes=_throughput_notes,
         column="text",
         csv="tokens_per_s_per_gpu",
         terminal="tokens/s/GPU",
+        compare=Change("relative", better=1),
+        alternative=True,
     ),
     Fact(
         "usd",
         "$ / 1M tokens",
         _derived_or_absent("usd_per_million_tokens"),
-        show=_usd,
+        show=Format("usd"),
         missing=NO_PRICE,
         numeric=True,
+        section="figures",
+        notes=_price_notes,
         column="price",
         csv="usd_per_million_tokens",
         terminal="$/1M",
+        compare=Change("usd", better=-1),
+        alternative=True,
+        cell="price",
     ),
     Fact(
         "mfu",
         "MFU",
         _derived_or_absent("mfu"),
-        show=fmt.percent,
+        show=Format("percent"),
+        missing=_mfu_missing,
         numeric=True,
+        section="figures",
+        notes=_mfu_notes,
         column="text",
         csv="mfu",
         terminal="MFU",
+        compare=Change("points", better=1, scale=100, places=1),
+        alternative=True,
+    ),
+    Fact(
+        "step_time_cv",
+        "Step-time CV",
+        at("result.step_time_cv_percent"),
+        show=Format("as_written", suffix="%"),
+        section="figures",
+        notes=_step_time_notes,
+        compare=Change("points", better=-1, places=2),
+    ),
+    Fact(
+        "gpu_hours",
+        "GPU-hours",
+        at("result.gpu_hours"),
+        show=Format("as_written"),
+        section="figures",
+        notes=_gpu_hours_notes,
+        compare=Change("relative"),
+    ),
+    Fact(
+        "run_cost",
+        "Run cost",
+        _derived_or_absent("run_cost_usd"),
+        show=Format("usd"),
+        missing=_run_cost_missing,
+        compare=Change("usd"),
+        cell="cost",
     ),
     Fact(
         "status",
@@ -269,9 +593,19 @@ FACTS: tuple[Fact, ...] = (
         facet_hidden=("deprecated",),
         csv="status",
         terminal="status",
+        alternative=True,
     ),
     Fact("correctness", "Correctness", at("correctness.result"), facet="Any correctness", csv="correctness"),
-    Fact("measured", "Measured", at("result.measured"), show=lambda value: value.isoformat(), csv="measured"),
+    Fact(
+        "measured",
+        "Measured",
+        at("result.measured"),
+        show=lambda value: value.isoformat(),
+        section="figures",
+        notes=_runs_notes,
+        csv="measured",
+    ),
+    Fact("window", "Window", _window, show=_steps, section="figures", notes=_window_notes),
     Fact(
         "framework",
         "Framework",
@@ -292,7 +626,7 @@ FACTS: tuple[Fact, ...] = (
         "basis_usd_per_gpu_hour",
         "Basis $ per GPU-hour",
         _basis(lambda basis: basis.usd_per_gpu_hour),
-        show=_usd,
+        show=Format("usd"),
         csv="basis_usd_per_gpu_hour",
     ),
     Fact("instance", "Instance", at("gpu.instance"), null="none (no public price)", csv="instance"),
@@ -300,7 +634,7 @@ FACTS: tuple[Fact, ...] = (
         "instance_usd",
         "$ / 1M tokens at its own instance",
         _derived_or_absent("instance_usd_per_million_tokens"),
-        show=_usd,
+        show=Format("usd"),
         csv="instance_usd_per_million_tokens",
     ),
     # The recipe page's tables.
@@ -390,6 +724,7 @@ FACTS: tuple[Fact, ...] = (
         numeric=True,
         section="workload",
         column="text",
+        column_after="precision",
         csv="sequence_length",
     ),
     Fact("global_batch", "Global batch", _with_tokens_per_step, show=_global_batch, section="workload"),
@@ -399,6 +734,7 @@ FACTS: tuple[Fact, ...] = (
         at("workload.precision"),
         section="workload",
         column="text",
+        column_after="layout",
         facet="Any precision",
         csv="precision",
     ),
@@ -491,14 +827,19 @@ FACTS: tuple[Fact, ...] = (
     ),
 )
 
-BY_KEY = {fact.key: fact for fact in FACTS}
-COLUMN_ORDER = ("model", "gpus", "provider", "layout", "precision", "row_tokens", "tokens", "usd", "mfu", "status")
-"""The catalogue tables' columns, left to right: what a reader chooses a recipe by, model first;
-every fact declared with a `column` is here once (check_registry)."""
-COLUMNS = tuple(BY_KEY[key] for key in COLUMN_ORDER)
-FACETS = tuple(fact for fact in FACTS if fact.facet)
-CSV = tuple(fact for fact in FACTS if fact.csv)
-TERMINAL = tuple(fact for fact in FACTS if fact.terminal)
+
+# What each place shows, in its order: made from FACTS by `_install` (and by `extended`).
+BY_KEY: dict[str, Fact] = {}
+COLUMNS: tuple[Fact, ...] = ()
+"""The catalogue tables' columns, left to right, in the order the facts are declared, except
+where a fact says which column it stands right of (`column_after`)."""
+FACETS: tuple[Fact, ...] = ()
+CSV: tuple[Fact, ...] = ()
+TERMINAL: tuple[Fact, ...] = ()
+COMPARED: tuple[Fact, ...] = ()
+"""The compare page's headline figures (assets/facets.js, `figure_config`)."""
+ALTERNATIVES: tuple[Fact, ...] = ()
+"""The columns of a recipe page's table of other recipes for its model, after the recipe's link."""
 
 
 def section(name: Section) -> tuple[Fact, ...]:
@@ -506,7 +847,7 @@ def section(name: Section) -> tuple[Fact, ...]:
 
 
 def rows(name: Section, entry: Entry) -> Iterator[tuple[Fact, str]]:
-    """The rows of a recipe page's table: (fact, text), leaving out what the fact says to omit."""
+    """The rows of a recipe page's section: (fact, text), leaving out what the fact says to omit."""
     for fact in section(name):
         if fact.omit_missing and fact.read(entry) is ABSENT:
             continue
@@ -516,6 +857,9 @@ def rows(name: Section, entry: Entry) -> Iterator[tuple[Fact, str]]:
 def publishes(name: Section, entry: Entry) -> bool:
     """Whether the recipe publishes anything of a page section."""
     return any(fact.published(entry) for fact in section(name))
+
+
+SECTIONS: tuple[Section, ...] = typing.get_args(Section)
 
 
 DEFAULT_ORDER = (("usd", "asc"), ("mfu", "desc"))
@@ -539,7 +883,7 @@ def group_slug(key: str, entry: Entry) -> str:
     return slug(BY_KEY[key].facet_text(entry))
 
 
-def facet_config(facets: Sequence[Fact] = FACETS) -> list[dict[str, Any]]:
+def facet_config(facets: Sequence[Fact] | None = None) -> list[dict[str, Any]]:
     """The table script's filters (docs/assets/table.js), in the order they are shown."""
     return [
         {
@@ -550,24 +894,137 @@ def facet_config(facets: Sequence[Fact] = FACETS) -> list[dict[str, Any]]:
             "unit": fact.facet_unit,
             "hidden": list(fact.facet_hidden),
         }
-        for fact in facets
+        for fact in (FACETS if facets is None else facets)
     ]
 
 
-def check_registry(facts: Sequence[Fact] = FACTS) -> None:
-    """Keys are unique and plain (they become attribute names, CSV headers and address parameters)."""
-    seen: set[str] = set()
+def figure_config() -> list[dict[str, Any]]:
+    """The compare page's headline figures (docs/assets/compare.js), in the order they are shown:
+    where each value is in a recipe's record, how it is written and how a difference is. `kind`
+    "price" and "cost" are recomputed by the page at the reader's price basis."""
+    return [
+        {
+            "key": fact.key,
+            "label": fact.label,
+            "path": fact.record,
+            "kind": fact.cell if fact.cell in ("price", "cost") else "value",
+            "format": fact.show.config(),  # a Format: Fact.__post_init__
+            "change": fact.compare.config(),
+        }
+        for fact in COMPARED
+        if fact.compare is not None and isinstance(fact.show, Format)
+    ]
+
+
+_KEY = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _column_order(facts: Sequence[Fact]) -> tuple[Fact, ...]:
+    """The columns in declaration order, each with `column_after` moved right of that column
+    (after any placed there before it)."""
+    order = [fact for fact in facts if fact.column and not fact.column_after]
+    pending = [fact for fact in facts if fact.column and fact.column_after]
+    while pending:
+        placed = False
+        for fact in list(pending):
+            keys = [other.key for other in order]
+            if fact.column_after not in keys:
+                continue
+            position = keys.index(fact.column_after) + 1
+            while position < len(order) and order[position].column_after == fact.column_after:
+                position += 1
+            order.insert(position, fact)
+            pending.remove(fact)
+            placed = True
+        if not placed:
+            names = ", ".join(f"{fact.key!r} after {fact.column_after!r}" for fact in pending)
+            raise ValueError(f"column_after names no column: {names}")
+    return tuple(order)
+
+
+_LISTED = ("column", "facet", "csv", "terminal", "compare", "alternative")
+"""The places that list many recipes (or their records): none may show a field only a recipe's
+own page shows (loader.PAGE_ONLY), or `mkdocs serve` would leave them stale after an edit."""
+
+
+def check_registry(facts: Sequence[Fact]) -> None:
+    """Keys are unique and plain (they become attribute names, CSV headers and address
+    parameters); every key named is a fact's; lists show no page-only field."""
+    keys = [fact.key for fact in facts]
     for fact in facts:
-        if not fact.key.replace("_", "").isalnum() or not fact.key[0].isalpha() or fact.key != fact.key.lower():
+        if not _KEY.fullmatch(fact.key):
             raise ValueError(f"fact key {fact.key!r} is not a plain lower-case name")
-        if fact.key in seen:
+        if keys.count(fact.key) > 1:
             raise ValueError(f"fact key {fact.key!r} is declared twice")
-        seen.add(fact.key)
-        if fact.detail is not None and fact.detail not in {other.key for other in facts}:
+        if fact.detail is not None and fact.detail not in keys:
             raise ValueError(f"fact {fact.key!r} shows {fact.detail!r}, which is not a fact")
-    columns = [fact.key for fact in facts if fact.column]
-    if facts is FACTS and sorted(columns) != sorted(COLUMN_ORDER):
-        raise ValueError(f"COLUMN_ORDER {COLUMN_ORDER} does not list every column {columns} once")
+        if fact.column_after is not None and not fact.column:
+            raise ValueError(f"fact {fact.key!r} has column_after but is no column")
+        listed = [place for place in _LISTED if getattr(fact, place)]
+        path = fact.path
+        if listed and path and any(path[: len(only)] == only for only in PAGE_ONLY):
+            raise ValueError(
+                f"fact {fact.key!r} reads {'.'.join(path)}, which only its recipe's page shows "
+                f"(loader.PAGE_ONLY), and is listed ({', '.join(listed)}): take it out of PAGE_ONLY"
+            )
+    csv = [fact.csv for fact in facts if fact.csv]
+    if len(set(csv)) != len(csv):
+        raise ValueError(f"two facts have one CSV column: {sorted(name for name in csv if csv.count(name) > 1)}")
+    _column_order(facts)
 
 
-check_registry()
+def check_schema(document: Mapping[str, Any], facts: Sequence[Fact] | None = None) -> None:
+    """Every fact that reads a recipe field (`at`) reads one the schema `document` has; one whose
+    value is an object, a list or a yes/no says how to write it (`show`), and one whose field may
+    be `null` says what a null means (`null`). Run when the site is planned (plan.plan_site)."""
+    for fact in FACTS if facts is None else facts:
+        if fact.path is None:
+            continue
+        node: Mapping[str, Any] = document
+        for depth, name in enumerate(fact.path):
+            node = resolve(node, document)
+            properties = node.get("properties", {})
+            if name not in properties:
+                where = ".".join(fact.path[: depth + 1])
+                raise ValueError(f"fact {fact.key!r} reads {where}, which the recipe schema does not have")
+            node = properties[name]
+        node = resolve(node, document)
+        kinds = node.get("type", [])
+        kinds = set(kinds if isinstance(kinds, list) else [kinds])
+        dotted = ".".join(fact.path)
+        if kinds & {"object", "array", "boolean"} and fact.show is None:
+            raise ValueError(
+                f"fact {fact.key!r} reads {dotted}, {' or '.join(sorted(kinds - {'null'}))}: declare show= to write it"
+            )
+        if "null" in kinds and fact.null is None:
+            raise ValueError(f"fact {fact.key!r} reads {dotted}, which may be null: declare null= to say what it means")
+
+
+def _install(facts: Sequence[Fact]) -> None:
+    """Make every place's list from `facts` (the registry in force)."""
+    global FACTS, BY_KEY, COLUMNS, FACETS, CSV, TERMINAL, COMPARED, ALTERNATIVES
+    check_registry(facts)
+    FACTS = tuple(facts)
+    BY_KEY = {fact.key: fact for fact in FACTS}
+    COLUMNS = _column_order(FACTS)
+    FACETS = tuple(fact for fact in FACTS if fact.facet)
+    CSV = tuple(fact for fact in FACTS if fact.csv)
+    TERMINAL = tuple(fact for fact in FACTS if fact.terminal)
+    COMPARED = tuple(fact for fact in FACTS if fact.compare)
+    ALTERNATIVES = tuple(fact for fact in FACTS if fact.alternative)
+
+
+@contextlib.contextmanager
+def extended(*more: Fact) -> Iterator[None]:
+    """The registry with `more` declared after FACTS while the block runs: what a test (or a
+    script building a variant of the site) uses to declare facts without editing this file.
+    Everything made in the block (pages, exports, `openrecipes list`) shows them."""
+    declared = FACTS
+    _install((*declared, *more))
+    try:
+        yield
+    finally:
+        _install(declared)
+
+
+_install(FACTS)

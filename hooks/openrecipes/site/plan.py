@@ -14,7 +14,8 @@ import plotly
 
 from ..loader import Catalogue, LoadMemo, load_catalogue
 from ..problems import Problem, sorted_problems
-from . import export
+from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
+from . import export, facts
 from .outputs import PLOTLY_JS, Output, collisions
 from .pages import Pages, group_outputs, index_outputs, recipe_outputs, unavailable_pages
 from .pieces import Pieces
@@ -45,6 +46,8 @@ def plan_site(
     problems listed on the home page. `memo` and `pieces` keep recipes and what is made from each
     between the builds of `mkdocs serve` (loader.LoadMemo, pieces.Pieces).
     """
+    # A fact that reads a field the schema does not have, or cannot write its value, stops here.
+    facts.check_schema(Schema.load(root / SCHEMA_RELATIVE_PATH).document)
     catalogue = load_catalogue(root, memo=memo)
     if not catalogue.ok and not keep_going:
         return SitePlan(catalogue, (), catalogue.problems)

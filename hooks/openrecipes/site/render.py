@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,20 @@ def _heading(value: Any, level: int = 1, anchor: str | None = None, search: bool
     return fragment(f"<h{level}{ident}{excluded}>{html_text(value)}</h{level}>")
 
 
+_ATTRIBUTE_NAME = re.compile(r"[a-z][a-z-]*")
+
+
+def _attributes(pairs: Iterable[tuple[str, Any]]) -> str:
+    """` name="value"` for each (name, value), ` name` alone where the value is None: the names are
+    ours (facts.Attributes), the values escaped as `attr` escapes them."""
+    written = []
+    for name, value in pairs:
+        if not _ATTRIBUTE_NAME.fullmatch(name):
+            raise ValueError(f"{name!r} is not an attribute name of ours")
+        written.append(f" {name}" if value is None else f' {name}="{html_text(value)}"')
+    return "".join(written)
+
+
 def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """A fresh environment: `mkdocs serve` picks up template edits on the next build."""
     env = jinja2.Environment(
@@ -95,6 +110,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     # Every filter that makes a fragment runs while a page renders (see _at_render_time).
     fragments = {
         "attr": lambda value: fragment(html_text(value)),
+        "attributes": lambda pairs: fragment(_attributes(pairs)),
         "code": lambda text, language="bash", file=None: fragment(code_block(text, language, file)),
         "markdown": lambda text: fragment(markdown_html(text)),
         "inline_markdown": lambda text: fragment(markdown_inline_html(text)),
