@@ -277,3 +277,17 @@ def test_methodology_page_renders_formulas_and_every_reference_row(seed_site: Bu
     for name, statement in check_statements():  # the list of checks is the checks' own
         assert f"{name} {statement}" in text
     assert "figures from a public benchmark table, report or log by the people who ran the run" in text
+
+
+def test_loading_alone_registers_every_rule() -> None:
+    # `openrecipes validate` imports the loader and never the site: the rules must register
+    # themselves when the checks run, or validate would make no check at all.
+    import subprocess
+    import sys
+
+    code = (
+        "import openrecipes.loader, openrecipes.checking.figures as f; "
+        "print(sorted(r.name for r in f.RULES) == sorted(set(r.name for r in f.RULES)), len(f.RULES))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO / "hooks")
+    assert done.stdout.split() == ["True", str(len(RULES))]

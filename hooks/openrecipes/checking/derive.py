@@ -15,7 +15,8 @@ from ..reading.records import Recipe
 from ..reading.reference import GpuSpec, InstanceSpec, ModelSpec, Reference, closest
 from ..reading.yamlsource import SourceMap
 from . import (
-    pricebasis,  # registers every rule
+    pricebasis,
+    rules,  # noqa: F401  (imported for its effect: every @rule registers itself in RULES)
 )
 from .figures import (
     PUBLISHER_TOLERANCE,
