@@ -76,6 +76,30 @@ class GitSource:
         commit, date = out[-2], out[-1]  # oldest last
         return FileAtCommit(path, _show(self.repo, commit, path), commit, date)
 
+    def at(self, commit: str) -> GitSource:
+        """The same clone at another commit (a release's tag, say)."""
+        return GitSource(self.repo, commit)
+
+    def tree(self, folder: str) -> list[str]:
+        """Paths of every file under `folder` at the commit, sorted; empty when there is no such folder."""
+        try:
+            out = _git(self.repo, "ls-tree", "-r", "--name-only", self.commit, "--", folder)
+        except GitError:
+            return []
+        return sorted(line for line in out.splitlines() if line)
+
+    def grep(self, text: str) -> list[tuple[str, int, str]]:
+        """(path, line, the line) for every line holding `text` exactly, at the commit, in path order."""
+        try:
+            out = _git(self.repo, "grep", "-n", "-I", "-F", "-e", text, self.commit, "--")
+        except GitError:  # git grep exits 1 when nothing matches
+            return []
+        found = []
+        for hit in out.splitlines():
+            _, path, line, content = hit.split(":", 3)
+            found.append((path, int(line), content))
+        return sorted(found, key=lambda item: (item[0], item[1]))
+
     def resolve(self, revision: str) -> str | None:
         """The full commit an abbreviated one names, or None when this clone does not have it."""
         try:

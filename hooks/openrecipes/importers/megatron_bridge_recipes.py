@@ -18,7 +18,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..checking.scriptinputs import script_inputs
 from . import megatron_bridge as mb
+from . import megatron_bridge_launch as launches
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 from .megatron_bridge_context import Cited, Context, read_context
@@ -114,6 +116,7 @@ def build(source: GitSource, releases: Sequence[str] | None = None) -> Import:
     if unknown:
         raise ValueError(f"release {unknown[0]} is not in the performance summary (it has {', '.join(printed)})")
     selected = set(releases or printed)
+    found = launches.Releases(source)
     planned: list[Planned] = []
     skipped: list[Skipped] = []
     for page in pages:
@@ -121,7 +124,7 @@ def build(source: GitSource, releases: Sequence[str] | None = None) -> Import:
         for row in page.page.rows:
             if row.release not in selected:
                 continue
-            made = _recipe(row, page, context, rounding.get(row.release))
+            made = _recipe(row, page, context, rounding.get(row.release), found)
             if isinstance(made, Skipped):
                 skipped.append(made)
             else:
@@ -174,7 +177,9 @@ def _model_as_printed(values: mb.Values) -> str:
     return f"{values.model} ({values.qualifier})" if values.qualifier else values.model
 
 
-def _recipe(row: mb.Row, page: PageFile, context: Context, rounding: int | None) -> Planned | Skipped:
+def _recipe(
+    row: mb.Row, page: PageFile, context: Context, rounding: int | None, found: launches.Releases
+) -> Planned | Skipped:
     values = row.values
     where = f"{page.file.path}:{row.line} ({_where(row)})"
     if values.precision is None:
@@ -216,7 +221,12 @@ def _recipe(row: mb.Row, page: PageFile, context: Context, rounding: int | None)
         )
         if part
     )
-    notes = _notes(row, page.page, per_node, scripts_gpu, rounding, is_moe)
+    launch = found.find(
+        launches.Row(row.release, row.workload, values.model, scripts_gpu, values.gpus, values.precision, values.gbs)
+    )
+    notes = _notes(
+        row, page.page, per_node, scripts_gpu, rounding, is_moe, documented=isinstance(launch, launches.Documented)
+    )
     data: dict[str, Any] = {
         "schema_version": 2,
         "model": model_key,
@@ -253,7 +263,16 @@ def _recipe(row: mb.Row, page: PageFile, context: Context, rounding: int | None)
     mtp = _MTP_QUALIFIERS.get((values.qualifier or "").lower())
     if mtp is not None:
         data["layout"]["mtp_layers"] = mtp
-    disagreements = [*_ga_disagreement(values), *_lora_disagreement(row, values), *_known_disagreements(row, values)]
+    if isinstance(launch, launches.Documented):
+        data["launch"] = _launch(launch, int(per_node.value), context, found, values.system)
+    elif isinstance(launch, launches.NotDocumented):
+        data["launch"] = {"kind": "not-published", "reason": _not_documented(launch)}
+    disagreements = [
+        *_ga_disagreement(values),
+        *_lora_disagreement(row, values),
+        *_known_disagreements(row, values),
+        *_launch_disagreement(data, launch),
+    ]
     if disagreements:
         data["disagreements"] = disagreements
     configuration = (
@@ -435,7 +454,15 @@ def _image(release: str, rule: Cited | None) -> str | None:
     return f"{rule.value}:{release}"
 
 
-def _notes(row: mb.Row, page: mb.Page, per_node: Cited, scripts_gpu: str, rounding: int | None, is_moe: bool) -> str:
+def _notes(
+    row: mb.Row,
+    page: mb.Page,
+    per_node: Cited,
+    scripts_gpu: str,
+    rounding: int | None,
+    is_moe: bool,
+    documented: bool = False,
+) -> str:
     values = row.values
     notes = []
     for ref in values.footnotes:
@@ -473,7 +500,17 @@ def _notes(row: mb.Row, page: mb.Page, per_node: Cited, scripts_gpu: str, roundi
         f"GPUs per node: {per_node.value}, the performance scripts' value for `{scripts_gpu}` "
         f"GPUs ({per_node.file.path}, {permalink(per_node.file, per_node.line)}); the table does not state it."
     )
-    unstated = "the launch command for this row, the data, the measurement window"
+    unstated = (
+        "the data, the measurement window"
+        if documented
+        else "the launch command for this row, the data, the measurement window"
+    )
+    if documented:
+        notes.append(
+            f"Launch: `launch` is how Megatron-Bridge documents launching this configuration with the {row.release} "
+            "container, read from its files at that release; the page does not say it is the command that produced "
+            "these figures."
+        )
     if row.workload == "LoRA":
         unstated += ", the LoRA rank and which modules carry adapters"
     if row.workload in ("SFT", "LoRA"):
@@ -584,3 +621,245 @@ def _ga_notes(values: mb.Values) -> list[str]:
         f"The published GA ({values.ga}) is not GBS / (MBS × DP) with DP = #-GPUs / (TP × PP × CP): "
         f"{values.gbs} / ({values.mbs} × {values.gpus} / {model_parallel}) = {shown}. Both are kept as printed."
     ]
+
+
+# -- the documented launch ------------------------------------------------------------------------
+
+CLONE_URL = f"https://github.com/{mb.REPOSITORY}.git"
+LAUNCH_INPUTS: dict[str, tuple[str, str]] = {
+    # name: (what to provide, where it comes from)
+    "SLURM_ACCOUNT": (
+        "The Slurm account the job is charged to (the launcher's --account).",
+        "your cluster's administrator (`sacctmgr show associations user=$USER` lists yours)",
+    ),
+    "SLURM_PARTITION": (
+        "The Slurm partition of the GPU nodes (the launcher's --partition).",
+        "your cluster's administrator (`sinfo` lists the partitions)",
+    ),
+    "CONTAINER_IMAGE": (
+        "The NeMo container of this release: the page names the release, and no image tag for it is written down.",
+        "NGC's list of NeMo containers (https://catalog.ngc.nvidia.com/orgs/nvidia/containers/nemo/tags)",
+    ),
+}
+"""What every Megatron-Bridge launch reads from whoever runs it."""
+
+_SETS_COMPARED: tuple[tuple[str, str, str], ...] = (
+    ("gpus", "gpus", "GPUs"),
+    ("tp", "tp", "TP"),
+    ("pp", "pp", "PP"),
+    ("vp", "vp", "VP"),
+    ("cp", "cp", "CP"),
+    ("ep", "ep", "EP"),
+    ("etp", "etp", "ETP"),
+    ("gbs", "gbs", "GBS"),
+    ("mbs", "mbs", "MBS"),
+    ("seq_length", "seq_len", "sequence length"),
+)
+"""launch.sets keys, the row's field each is compared with, and the label (checking/rules.py's Launch values)."""
+
+
+def _launch(
+    found: launches.Documented, per_node: int, context: Context, releases: launches.Releases, system: str
+) -> dict[str, Any]:
+    release = found.release
+    commit = release.commit
+    image, image_note = _launch_image(release.name, context, releases)
+    nodes = found.gpus // per_node if found.launcher == "train.sh" else None
+    command = _command(found, per_node, nodes, image)
+    notes = [
+        f"Megatron-Bridge {release.version} is the {release.name} container's version, as the documentation's "
+        f"version picker says ({launches.VERSION_INDEX[1]}, "
+        f"{_permalink(launches.VERSION_INDEX[0], launches.VERSION_INDEX[1], release.index_line)}); its tag "
+        f"{release.tag} is {commit}.",
+        _configuration_note(found),
+        *found.notes,
+    ]
+    if image_note:
+        notes.append(image_note)
+    if found.unresolved:
+        notes.append(
+            "Set by the configuration under a condition or to a value that is not a constant, so not in sets: "
+            + ", ".join(found.unresolved)
+            + "."
+        )
+    if found.launcher == "train.sh" and found.env is not None:
+        notes.append(
+            "env is the function's cfg.env_vars (each value as str() of the Python value): Megatron-Bridge sets them "
+            "in the training process before it starts, unless the shell or Slurm already sets them."
+        )
+    elif found.launcher != "train.sh":
+        notes.append(
+            "The README's longer example also passes `-hf <HF_TOKEN>` (a Hugging Face token, for gated tokenizers "
+            "and configs; it sets TRANSFORMERS_OFFLINE=0); the command here is its shortest documented form."
+        )
+    data: dict[str, Any] = {
+        "kind": "documented",
+        "source": {
+            "repository": mb.REPOSITORY,
+            "commit": commit,
+            "files": [
+                {
+                    "path": cited.path,
+                    "lines": [cited.first, cited.last],
+                    "what": cited.what,
+                    "url": _permalink(commit, cited.path, cited.first, cited.last),
+                }
+                for cited in found.cited
+            ],
+        },
+        "checkout": (
+            f"git clone {CLONE_URL}\ncd Megatron-Bridge\n"
+            f"git switch --detach {commit}  # tag {release.tag}, Megatron-Bridge {release.version} "
+            f"({release.name} container)\n"
+        ),
+        **({"container": image} if image else {}),
+        "command": command,
+        **({"env": dict(found.env)} if found.env is not None else {}),
+        "sets": dict(found.sets),
+        "inputs": _inputs(command, found, per_node, system),
+        "notes": " ".join(note for note in notes if note),
+    }
+    return data
+
+
+def _launch_image(release: str, context: Context, releases: launches.Releases) -> tuple[str | None, str]:
+    """The release's image: the README's XX.YY rule, else the tag as the publisher writes it elsewhere."""
+    image = _image(release, context.image_rule)
+    if image is not None or context.image_rule is None:
+        return image, ""
+    rule = context.image_rule
+    written = releases.container_tag(releases.source.commit, rule.value, release)
+    if written is None:
+        return None, (
+            f"The README's rule names images of XX.YY releases only, and no {rule.value}:{release} is written in the "
+            "repository: the image is an input."
+        )
+    path, line = written
+    return f"{rule.value}:{release}", (
+        f"The image tag: the README's rule names XX.YY releases only; {rule.value}:{release} is written in {path} "
+        f"({permalink_at(releases.source.commit, path, line)})."
+    )
+
+
+def _command(found: launches.Documented, per_node: int, nodes: int | None, image: str | None) -> str:
+    container = image or '"$CONTAINER_IMAGE"'
+    if found.launcher == "train.sh":
+        options = dict(found.selection)
+        lines = [
+            "./scripts/training/train.sh",
+            f"    --nodes {nodes} --gpus-per-node {per_node}",
+            '    --account "$SLURM_ACCOUNT" --partition "$SLURM_PARTITION"',
+            f"    --container-image {container}",
+            f"    --recipe {options['--recipe']}",
+            f"    --mode {options['--mode']}",
+        ]
+        return " \\\n".join(lines) + "\n"
+    lines = [
+        f"{found.runner} scripts/performance/setup_experiment.py",
+        '  --account "$SLURM_ACCOUNT"',
+        '  --partition "$SLURM_PARTITION"',
+        f"  -i {container}",
+        *(f"  {flag} {value}" for flag, value in found.selection),
+        f"  -ng {found.gpus}",
+        f"  -gn {per_node}",
+    ]
+    return "".join(f"{line}\n" for line in found.prelude) + " \\\n".join(lines) + "\n"
+
+
+def _inputs(command: str, found: launches.Documented, per_node: int, system: str) -> list[dict[str, str]]:
+    tools = "uv" if "uv run" in command or found.launcher == "train.sh" else "pip and Python"
+    inputs = [
+        {
+            "name": "<Slurm cluster>",
+            "description": (
+                f"A Slurm cluster of {system} nodes, {found.gpus} GPUs in all ({found.gpus // per_node} nodes of "
+                f"{per_node}), whose jobs run in containers (Pyxis/Enroot, as the launcher's srun expects); the "
+                f"commands run on its login node, with git and {tools} there."
+            ),
+            "origin": "your cluster; the README's setup runs on a Slurm login node",
+        }
+    ]
+    for item in script_inputs(command, found.env or {}):
+        if item.kind == "variable" and item.name in LAUNCH_INPUTS:
+            description, origin = LAUNCH_INPUTS[item.name]
+            inputs.append({"name": item.name, "description": description, "origin": origin})
+    return inputs
+
+
+def _configuration_note(found: launches.Documented) -> str:
+    if found.launcher == "train.sh":
+        return (
+            f"The row's configuration is the flat perf recipe {found.configuration} (-c {found.compute_dtype}); "
+            "sets holds what it, the perf recipe it starts from and the perf-recipe helpers it calls assign; the "
+            "library recipe it starts from (outside perf_recipes) sets the rest."
+        )
+    variant = dict(found.selection).get("-cv")
+    picked = (
+        f"the variant named for the row's global batch size (-cv {variant})"
+        if variant
+        else "as the launcher picks it for these options and its default --config_variant"
+        if dict(found.selection).get("-mr")
+        else "as the launcher names it for these options"
+    )
+    return (
+        f"The row's configuration is {found.configuration} (-c {found.compute_dtype}), {picked}; sets holds its "
+        "fields, with WorkloadBaseConfig's defaults for those it does not write."
+    )
+
+
+def _not_documented(found: launches.NotDocumented) -> str:
+    return (
+        f"Megatron-Bridge documents no launch for this row at the {found.release.name} container's revision "
+        f"({found.release.tag}, {found.release.commit[:12]}): {found.reason}."
+    )
+
+
+def _launch_disagreement(data: dict[str, Any], found: launches.Found) -> list[dict[str, str]]:
+    """Where the configuration sets other values than the row prints (the Launch values check), say so."""
+    if not isinstance(found, launches.Documented):
+        return []
+    row = {
+        "gpus": data["gpu"]["count"],
+        "tp": data["layout"]["tp"],
+        "pp": data["layout"]["pp"],
+        "vp": data["layout"].get("vpp"),
+        "cp": data["layout"]["cp"],
+        "ep": data["layout"].get("ep"),
+        "etp": data["layout"].get("etp"),
+        "gbs": data["workload"]["global_batch"],
+        "mbs": data["layout"]["rows_per_microbatch"],
+        "seq_len": data["workload"]["row_tokens"],
+    }
+    differing = []
+    for key, field_, label in _SETS_COMPARED:
+        if key not in found.sets or row[field_] is None:
+            continue
+        value = found.sets[key]
+        if value is None:
+            value = row["tp"] if key == "etp" else 1
+        if value != row[field_]:
+            differing.append(f"{label} {value} (the table: {row[field_]})")
+    if not differing:
+        return []
+    return [
+        {
+            "check": "Launch values",
+            "note": (
+                f"The configuration Megatron-Bridge's launcher loads for this row at the {found.release.name} "
+                f"container's revision ({found.configuration}, tag {found.release.tag}) sets "
+                + ", ".join(differing)
+                + ". The page does not say which configuration produced its figures; both are kept as published."
+            ),
+        }
+    ]
+
+
+def permalink_at(commit: str, path: str, line: int | None = None) -> str:
+    return _permalink(commit, path, line)
+
+
+def _permalink(commit: str, path: str, first: int | None = None, last: int | None = None) -> str:
+    anchor = ""
+    if first:
+        anchor = f"#L{first}" if not last or last == first else f"#L{first}-L{last}"
+    return f"https://github.com/{mb.REPOSITORY}/blob/{commit}/{path}{anchor}"
