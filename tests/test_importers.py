@@ -1,9 +1,11 @@
 """`openrecipes import`: the publishers' tables parsed, turned into recipes, and synced to recipes/.
 
-The publishers' files are never used here: tests/importer_fixtures/ holds hand-written pages in
-their formats (every column set, alternative values, n/a, qualifiers, footnotes, notes under
-tables), committed to throwaway git repositories. The recipes committed to this project are
-checked against their own stored excerpts, so no network is needed to show they are imports.
+No network: tests/importer_fixtures/ holds hand-written pages in the publishers' formats (every
+column set, alternative values, n/a, qualifiers, footnotes, notes under tables), committed to
+throwaway git repositories, and, for the documented launches, the publishers' own files copied
+byte for byte at the commits the launches cite (megatron-bridge-releases/, one folder per
+commit), committed and tagged as upstream. The recipes committed to this project are checked
+against their own stored excerpts, and their launches against what the import makes of those copies.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shutil
 import subprocess
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +26,7 @@ from conftest import REPO, Project
 
 from openrecipes.cli import main
 from openrecipes.importers import megatron_bridge as mb
+from openrecipes.importers import megatron_bridge_launch as launches
 from openrecipes.importers import megatron_bridge_recipes, sync, torchtitan_recipes
 from openrecipes.importers import torchtitan as tt
 from openrecipes.importers.gitsource import GitSource
@@ -845,3 +851,272 @@ def test_the_pinned_source_check_refuses_moving_addresses() -> None:
         "https://example.org/results",
     ):
         assert not any(pattern.match(moving) for pattern in _PINNED), moving
+
+
+# --- documented launches: Megatron-Bridge's own files at the pinned commits ----------------------
+
+RELEASES = FIXTURES / "megatron-bridge-releases"
+RELEASE_COMMITS = yaml.safe_load((RELEASES / "commits.yaml").read_text(encoding="utf-8"))
+IMPORTED_AT = RELEASE_COMMITS[-1]["commit"]
+LAUNCH_FIXTURES = {mb.REPOSITORY: RELEASES}
+"""Where the files each repository's launches cite are kept, one folder per commit."""
+
+
+@dataclass(frozen=True)
+class ReleaseRepo:
+    repo: Path
+    real: dict[str, str]
+    """The scratch repository's commit -> the upstream commit its folder was copied at."""
+
+    @property
+    def scratch(self) -> dict[str, str]:
+        return {real: scratch for scratch, real in self.real.items()}
+
+    def as_upstream(self, text: str) -> str:
+        for scratch, real in self.real.items():
+            text = text.replace(scratch, real)
+        return text
+
+
+@pytest.fixture(scope="module")
+def release_repo(tmp_path_factory: pytest.TempPathFactory) -> ReleaseRepo:
+    """Each folder of megatron-bridge-releases committed as the whole tree, tagged as upstream tags it."""
+    repo = new_repo(tmp_path_factory.mktemp("releases"), "megatron-bridge")
+    real = {}
+    for entry in RELEASE_COMMITS:
+        for path in list(repo.iterdir()):
+            if path.name != ".git":
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+        commit_id = commit(repo, fixture_files(RELEASES / entry["commit"]), entry["tag"] or "import", entry["date"])
+        if entry["tag"]:
+            git(repo, "tag", entry["tag"])
+        real[commit_id] = entry["commit"]
+    return ReleaseRepo(repo, real)
+
+
+@pytest.fixture
+def releases(release_repo: ReleaseRepo, monkeypatch: pytest.MonkeyPatch) -> launches.Releases:
+    """The launch reader on the scratch repository, its version index pinned at the scratch v0.6.0."""
+    index_commit, path = launches.VERSION_INDEX
+    monkeypatch.setattr(launches, "VERSION_INDEX", (release_repo.scratch[index_commit], path))
+    return launches.Releases(GitSource.open(release_repo.repo, release_repo.scratch[IMPORTED_AT]))
+
+
+def test_the_version_picker_names_each_containers_megatron_bridge() -> None:
+    text = (RELEASES / launches.VERSION_INDEX[0] / launches.VERSION_INDEX[1]).read_text(encoding="utf-8")
+    index = launches.version_index(text)
+    assert {release: index[release][0] for release in ("26.08", "26.06.01", "26.06", "25.11")} == {
+        "26.08": "0.6.0",
+        "26.06.01": "0.5.1",
+        "26.06": "0.5.0",
+        "25.11": "0.2.0",
+    }
+    line = text.splitlines()[index["26.08"][1] - 1]
+    assert "0.6.0 (latest) · 26.08" in line
+
+
+def test_a_flat_perf_recipe_is_read_with_its_helpers_and_environment(releases: launches.Releases) -> None:
+    found = releases.find(launches.Row("26.08", "Pre-Training", "DeepSeekV3", "gb200", 256, "MXFP8", 4096))
+    assert isinstance(found, launches.Documented)
+    assert (found.release.tag, found.release.shape, found.launcher) == ("v0.6.0", "flat", "train.sh")
+    assert found.configuration == "deepseek_v3_pretrain_256gpu_gb200_fp8mx_config"
+    assert found.selection == (("--recipe", found.configuration), ("--mode", "pretrain"))
+    assert found.sets == {"gpus": 256, "tp": 1, "pp": 4, "vp": 4, "cp": 1, "ep": 64, "gbs": 4096, "mbs": 1}
+    assert found.unresolved == ()
+    assert found.env is not None
+    assert next(iter(found.env)) == "TORCH_NCCL_HIGH_PRIORITY"  # **COMMON_PERF_ENV_VARS first, from environment.py
+    assert found.env["NVTE_ALLOW_NONDETERMINISTIC_ALGO"] == "0" and found.env["USE_MNNVL"] == "1"
+    cited = {(item.path, item.what): (item.first, item.last) for item in found.cited}
+    function = cited[("src/megatron/bridge/perf_recipes/deepseek/gb200/deepseek_v3.py", found.configuration)]
+    at_tag = RELEASES / next(entry["commit"] for entry in RELEASE_COMMITS if entry["tag"] == "v0.6.0")
+    lines = (at_tag / "src/megatron/bridge/perf_recipes/deepseek/gb200/deepseek_v3.py").read_text().splitlines()
+    assert lines[function[0] - 1].startswith(f"def {found.configuration}(")
+    assert ("src/megatron/bridge/perf_recipes/environment.py", "COMMON_PERF_ENV_VARS") in cited
+    assert ("src/megatron/bridge/perf_recipes/_common.py", "_benchmark_common") in cited
+
+
+def test_a_flat_recipe_built_on_another_gets_its_values(releases: launches.Releases) -> None:
+    # GB300's DeepSeek V4 Flash starts from GB200's function and sets only its environment.
+    found = releases.find(launches.Row("26.08", "Pre-Training", "DeepSeekV4 Flash", "gb300", 128, "MXFP8", 2048))
+    assert isinstance(found, launches.Documented)
+    assert found.sets == {"gpus": 128, "tp": 1, "pp": 1, "vp": None, "cp": 1, "ep": 64, "etp": 1, "gbs": 2048, "mbs": 1}
+    assert [item.what for item in found.cited if item.path.endswith("deepseek_v4.py")] == [
+        "deepseek_v4_flash_pretrain_128gpu_gb300_fp8mx_config",
+        "deepseek_v4_flash_pretrain_128gpu_gb200_fp8mx_config",
+    ]
+    # Nemotron 3 Ultra: values held in local names, a helper with keyword arguments, MBS set by a helper.
+    ultra = releases.find(launches.Row("26.08", "Pre-Training", "Nemotron_3_Ultra", "gb200", 256, "MXFP8", 256))
+    assert isinstance(ultra, launches.Documented)
+    assert (ultra.sets["tp"], ultra.sets["ep"], ultra.sets["gbs"], ultra.sets["mbs"], ultra.sets["seq_length"]) == (
+        2,
+        64,
+        256,
+        1,
+        8192,
+    )
+
+
+def test_a_workload_base_config_is_the_launchers_default_variant(releases: launches.Releases) -> None:
+    found = releases.find(launches.Row("26.06", "Pre-Training", "DeepSeekV3", "gb300", 256, "MXFP8", 4096))
+    assert isinstance(found, launches.Documented)
+    assert (found.release.tag, found.release.shape, found.launcher) == ("v0.5.0", "variants", "setup_experiment.py")
+    assert found.configuration == "DEEPSEEK_V3_PRETRAIN_CONFIG_GB300_FP8_MX_V2"  # --config_variant defaults to v2
+    assert found.selection == (
+        ("-m", "deepseek"),
+        ("-mr", "deepseek_v3"),
+        ("--task", "pretrain"),
+        ("-g", "gb300"),
+        ("-c", "fp8_mx"),
+    )
+    assert found.sets == {
+        "gpus": 256, "tp": 1, "pp": 2, "vp": 8, "cp": 1, "ep": 32, "etp": 1, "gbs": 4096, "mbs": 1,
+    }  # fmt: skip
+    assert found.runner == "uv run python" and found.prelude == ()
+    assert found.env is not None and found.env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
+    # The row at GBS 15360 is the variant named for it.
+    batch = releases.find(launches.Row("26.06", "Pre-Training", "DeepSeekV3", "gb300", 256, "MXFP8", 15360))
+    assert isinstance(batch, launches.Documented)
+    assert batch.configuration.endswith("_GBS15360") and batch.selection[-1] == ("-cv", "gbs15360")
+    # Kimi K2's configurations have no version suffix: the launcher's last fallback.
+    kimi = releases.find(launches.Row("26.06", "Pre-Training", "Kimi_K2", "gb300", 256, "MXFP8", 4096))
+    assert isinstance(kimi, launches.Documented) and kimi.configuration == "KIMI_K2_PRETRAIN_CONFIG_GB300_FP8_MX"
+    # 26.x prints FP8 without its scaling: the one FP8 configuration there is.
+    fp8 = releases.find(launches.Row("26.06", "SFT", "LLAMA3_70B", "h100", 32, "FP8", 32))
+    assert isinstance(fp8, launches.Documented)
+    assert (fp8.configuration, fp8.compute_dtype) == ("LLAMA3_70B_SFT_CONFIG_H100_FP8_CS_V1", "fp8_cs")
+    assert ("--task", "sft") in fp8.selection
+
+
+def test_a_25_11_base_config_and_its_launcher(releases: launches.Releases) -> None:
+    found = releases.find(launches.Row("25.11", "Pre-Training", "LLAMA3_70B", "h100", 64, "FP8-CS", 128))
+    assert isinstance(found, launches.Documented)
+    assert (found.release.tag, found.release.shape) == ("v0.2.0", "base")
+    assert found.configuration == "LLAMA3_70B_H100_FP8_CS_BASE_CONFIG"
+    assert found.selection == (("-m", "llama3"), ("-s", "70b"), ("-g", "h100"), ("-c", "fp8_cs"))
+    assert found.sets == {
+        "gpus": 64, "tp": 4, "pp": 8, "vp": 5, "cp": 1, "ep": 1, "etp": None, "gbs": 128, "mbs": 1,
+    }  # fmt: skip
+    assert found.runner == "python" and found.prelude == ("pip install git+https://github.com/NVIDIA-NeMo/Run.git",)
+    assert found.env == {
+        "TORCH_NCCL_AVOID_RECORD_STREAMS": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "False",
+        "NCCL_NVLS_ENABLE": "0",
+        "NVTE_NORM_FWD_USE_CUDNN": "1",
+        "NVTE_NORM_BWD_USE_CUDNN": "1",
+        "TORCH_NCCL_HIGH_PRIORITY": "1",
+    }
+
+
+def test_a_row_without_a_documented_launch_says_why(
+    release_repo: ReleaseRepo, releases: launches.Releases, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = releases.find(launches.Row("26.08", "Pre-Training", "Qwen3_30B_a3B", "gb200", 16, "BF16", 512))
+    assert isinstance(missing, launches.NotDocumented)
+    assert "no qwen3_30b_a3b_pretrain_16gpu_gb200_bf16_config" in missing.reason
+    both = releases.find(launches.Row("26.06", "Pre-Training", "DeepSeekV3", "h100", 1024, "FP8", 8192))
+    assert isinstance(both, launches.NotDocumented)
+    assert "does not say which FP8 recipe ran" in both.reason and "(-c fp8_sc)" in both.reason
+    unknown_model = releases.find(launches.Row("25.11", "Pre-Training", "Kimi_K2", "gb300", 256, "MXFP8", 4096))
+    assert isinstance(unknown_model, launches.NotDocumented) and "BASE_NAMES" in unknown_model.reason
+    # A clone without the pinned index, or without a release's tag, cannot say: no launch at all.
+    monkeypatch.setattr(launches, "VERSION_INDEX", ("0" * 40, "docs/versions1.json"))
+    unpinned = launches.Releases(GitSource.open(release_repo.repo, release_repo.scratch[IMPORTED_AT]))
+    assert isinstance(
+        unpinned.find(launches.Row("26.08", "Pre-Training", "DeepSeekV3", "gb200", 256, "MXFP8", 4096)),
+        launches.Unknown,
+    )
+    assert isinstance(
+        releases.find(launches.Row("26.04", "Pre-Training", "DeepSeekV3", "gb200", 256, "MXFP8", 4096)),
+        launches.Unknown,
+    )
+
+
+def _launch_import(release_repo: ReleaseRepo) -> dict[str, dict[str, Any]]:
+    source = GitSource.open(release_repo.repo, release_repo.scratch[IMPORTED_AT])
+    imported = megatron_bridge_recipes.build(source, ["26.08", "26.06.01", "26.06", "25.11"])
+    return {planned.id: planned.data for planned in imported.recipes}
+
+
+def test_the_committed_launches_are_what_the_publishers_files_make(
+    release_repo: ReleaseRepo, releases: launches.Releases
+) -> None:
+    """The import run on the copies of the publisher's files gives every committed recipe its launch."""
+    made = _launch_import(release_repo)
+    committed = {
+        name.removesuffix(".yaml"): data for name, data in IMPORTED if data["source"]["importer"] == "megatron-bridge"
+    }
+    assert sorted(made) == sorted(committed)
+    for recipe_id, data in made.items():
+        launch = yaml.safe_load(release_repo.as_upstream(yaml.safe_dump(data["launch"], allow_unicode=True)))
+        assert launch == committed[recipe_id]["launch"], recipe_id
+        launch_notes = [item for item in data.get("disagreements", []) if item["check"] == "Launch values"]
+        assert launch_notes == [
+            item for item in committed[recipe_id].get("disagreements", []) if item["check"] == "Launch values"
+        ], recipe_id
+    kinds = Counter(data["launch"]["kind"] for data in made.values())
+    assert kinds == {"documented": len(made)}
+
+
+def _documented_launches() -> list[tuple[str, dict[str, Any]]]:
+    return [(name, data["launch"]) for name, data in _committed() if data.get("launch", {}).get("kind") == "documented"]
+
+
+@pytest.mark.parametrize(("name", "launch"), _documented_launches(), ids=[name for name, _ in _documented_launches()])
+def test_every_file_a_launch_cites_is_kept_at_the_commit_it_names(name: str, launch: dict[str, Any]) -> None:
+    source = launch["source"]
+    folder = LAUNCH_FIXTURES[source["repository"]] / source["commit"]
+    assert folder.is_dir(), f"{name}: no copy of {source['repository']} at {source['commit']} in {folder}"
+    for item in source["files"]:
+        path = folder / item["path"]
+        assert path.is_file(), f"{name}: {item['path']} at {source['commit']} is not in {folder}"
+        lines = path.read_text(encoding="utf-8").splitlines()
+        anchor = ""
+        if "lines" in item:
+            first, last = item["lines"]
+            assert 1 <= first <= last <= len(lines), f"{name}: lines {first}-{last} of {item['path']}"
+            anchor = f"#L{first}" if first == last else f"#L{first}-L{last}"
+            what = item.get("what", "")
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", what):  # a function or constant: defined at its first line
+                assert re.match(rf"(def |){re.escape(what)}\b", lines[first - 1]), f"{name}: {what} at {first}"
+        assert (
+            item["url"] == f"https://github.com/{source['repository']}/blob/{source['commit']}/{item['path']}{anchor}"
+        )
+
+
+def test_check_exits_1_when_a_releases_configuration_changes(
+    capsys: pytest.CaptureFixture[str],
+    project: Project,
+    release_repo: ReleaseRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(release_repo.repo), str(repo)], check=True, env={**os.environ, **GIT_ENV})
+    index_commit, path = launches.VERSION_INDEX
+    monkeypatch.setattr(launches, "VERSION_INDEX", (release_repo.scratch[index_commit], path))
+    at = release_repo.scratch[IMPORTED_AT]
+    args = _import_args(repo, "megatron-bridge", "--commit", at, "--release", "26.08")
+    code, _, err = run(capsys, "--root", project.root, *args)
+    assert code == 0, err
+    code, _, err = run(capsys, "--root", project.root, *args, "--check")
+    assert code == 0 and "up to date" in err
+    # The 26.08 tag moved to a commit whose GB200 DeepSeek-V3 configuration doubles its global batch.
+    git(repo, "checkout", "-q", "v0.6.0")
+    recipe_file = "src/megatron/bridge/perf_recipes/deepseek/gb200/deepseek_v3.py"
+    text = (repo / recipe_file).read_text(encoding="utf-8")
+    start = text.index("def deepseek_v3_pretrain_256gpu_gb200_fp8mx_config")
+    edited = text[:start] + text[start:].replace("global_batch_size = 4096", "global_batch_size = 8192", 1)
+    commit(repo, {recipe_file: edited}, "retune", "2099-03-01T00:00:00Z")
+    git(repo, "tag", "-f", "v0.6.0")
+    code, out, err = run(capsys, "--root", project.root, *args, "--check")
+    assert code == 1
+    # Every 26.08 launch checks out the tag's new commit; the retuned one also sets another batch.
+    changed = out.splitlines()
+    assert len(changed) == 18 and all(line.startswith("would change ") and "mb-26.08-" in line for line in changed)
+    assert "would change recipes/deepseek-v3/gb200/mb-26.08-mxfp8-256gpu.yaml" in changed
+    code, _, _ = run(capsys, "--root", project.root, *args)
+    written = read(project.root / "recipes/deepseek-v3/gb200/mb-26.08-mxfp8-256gpu.yaml")
+    assert written["launch"]["sets"]["gbs"] == 8192
+    assert written["disagreements"][-1]["check"] == "Launch values"
+    assert "GBS 8192 (the table: 4096)" in written["disagreements"][-1]["note"]
