@@ -554,6 +554,7 @@ def test_torchtitan_recipes_and_skipped_rows(tt_repo: tuple[Path, str, str, str]
         f"(https://github.com/pytorch/torchtitan/blob/{ran}/train.py#L6" in table2["notes"]
     )
     assert "run" not in table2
+    assert table2["launch"]["kind"] == "not-published" and "publishes no command" in table2["launch"]["reason"]
     big = recipes["llama-3.1-405b/h100-96gb/tt-209912-torchtitan-fp8-512gpu-fsdp8-cp1"]
     assert big["layout"]["pipeline_schedule"] == "1f1b" and "rows_per_microbatch" not in big["layout"]
     assert big["workload"]["global_batch"] == 64
@@ -569,10 +570,24 @@ def test_torchtitan_recipes_and_skipped_rows(tt_repo: tuple[Path, str, str, str]
         "rows_per_microbatch": 2,
         "recompute": {"granularity": "selective"},
     }
-    assert trainy["env"] == {"NUM_NODES": "4"}
+    # The report's command is the documented launch, at the torchtitan commit the report ran.
+    launch = trainy["launch"]
+    assert "run" not in trainy and "env" not in trainy and "inputs" not in trainy
+    assert (launch["kind"], launch["source"]["repository"], launch["source"]["commit"]) == (
+        "documented",
+        "pytorch/torchtitan",
+        ran,
+    )
+    config = "torchtitan/models/llama3/train_configs/llama3_8b.toml"
+    assert [item["path"] for item in launch["source"]["files"]] == [config]  # the fixture's train.py is at the root
+    assert launch["source"]["files"][0]["url"] == f"https://github.com/pytorch/torchtitan/blob/{ran}/{config}"
+    assert f"git switch --detach {ran}" in launch["checkout"]
+    assert launch["env"] == {"NUM_NODES": "4"}
+    assert launch["sets"] == {"gpus": 32, "tp": 1, "pp": 1, "cp": 1, "mbs": 2, "seq_length": 8192}
+    assert [item["name"] for item in launch["inputs"]] == ["<every node>"]  # this command reads no MASTER_ADDR
     # The command as first published, dedented; the edit and the missing backslash are noted.
-    assert trainy["run"].startswith("torchrun \\\n  --nnodes $NUM_NODES  \\\n")
-    assert '--model.converters="float8"' in trainy["run"] and "--profiling.profile_freq" in trainy["run"]
+    assert launch["command"].startswith("torchrun \\\n  --nnodes $NUM_NODES  \\\n")
+    assert '--model.converters="float8"' in launch["command"] and "--profiling.profile_freq" in launch["command"]
     assert f"https://github.com/pytorch/torchtitan/blob/{published}/benchmarks/" in trainy["notes"]
     assert f"the report at {latest[:7]} shows it edited since" in trainy["notes"]
     assert "so a shell runs `--training.steps 2000` as a separate command" in trainy["notes"]
@@ -858,7 +873,7 @@ def test_the_pinned_source_check_refuses_moving_addresses() -> None:
 RELEASES = FIXTURES / "megatron-bridge-releases"
 RELEASE_COMMITS = yaml.safe_load((RELEASES / "commits.yaml").read_text(encoding="utf-8"))
 IMPORTED_AT = RELEASE_COMMITS[-1]["commit"]
-LAUNCH_FIXTURES = {mb.REPOSITORY: RELEASES}
+LAUNCH_FIXTURES = {mb.REPOSITORY: RELEASES, tt.REPOSITORY: FIXTURES / "torchtitan-releases"}
 """Where the files each repository's launches cite are kept, one folder per commit."""
 
 

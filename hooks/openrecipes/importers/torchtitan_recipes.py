@@ -7,9 +7,11 @@ recipe). The global batch size, when not printed, is the local batch size times 
 data-parallel degree, as torchtitan itself computes it at that commit (the line is cited); a
 row whose commit cannot be read here is skipped rather than guessed.
 
-The launch command is the recipe's `run` where the report publishes one; when the report's
-command was edited after publication (torchtitan renamed flags), `run` is the command as first
-published and the notes say so.
+Where the report publishes its command, it is the recipe's documented `launch`: check out the
+torchtitan commit the report ran, run the command as first published (when the report's command
+was edited after publication, torchtitan having renamed flags, the notes say so), with the config
+file it names linked at that commit and the values the config and the command set. A report that
+publishes no command has a launch of kind `not-published`, saying so.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ GPUS = {
 # What torchrun's variables mean is torchrun's, not the report's: said here once for every command.
 LAUNCH_INPUTS = {
     "MASTER_ADDR": "Host name or IP address of the first node; torchrun on every node meets there (port 29500).",
+}
+LAUNCH_ORIGINS = {
+    "MASTER_ADDR": "your cluster (under Slurm, the first host of `scontrol show hostnames $SLURM_JOB_NODELIST`)",
 }
 _GLOBAL_BATCH_RULE = re.compile(r"global.batch.size.*batch_size \* dp_degree")
 _TRAIN_SCRIPTS = ("train.py", "torchtitan/train.py")
@@ -184,16 +189,18 @@ def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSourc
     }
     if command is not None:
         notes += command_notes
-        if values.num_nodes is not None and "$NUM_NODES" in command.text:
-            data["env"] = {"NUM_NODES": str(values.num_nodes)}
-        data["run"] = command.text
-        described = [
-            {"name": item.name, "description": LAUNCH_INPUTS[item.name]}
-            for item in script_inputs(command.text, data.get("env", {}))
-            if item.name in LAUNCH_INPUTS
-        ]
-        if described:
-            data["inputs"] = described
+        launch = _launch(command, values, config, torchtitan, report, file, source)
+        if launch is not None:
+            data["launch"] = launch
+    else:
+        data["launch"] = {
+            "kind": "not-published",
+            "reason": (
+                f"The report ({row.path}) publishes no command and names no config file for its tables (torchtitan's "
+                "benchmarks/README.md asks a submission for its configs); its Versions and Dates table names the "
+                "torchtitan commit it ran, not how that commit was launched for these rows."
+            ),
+        }
     if float8 and not values.fp8_scaling:
         notes.append("Float8: the scaling recipe is not stated.")
     notes.append("Not published: the data set and the training method (pre-training or fine-tuning).")
@@ -203,6 +210,97 @@ def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSourc
     tag = _precision_token(precision, values.fp8_scaling)
     name = "-".join(part for part in ("tt", _report_tag(row.path), tag, f"{gpus}gpu", label) if part)
     return Planned(recipe_id(model, gpu, name), data)
+
+
+def _launch(
+    command: tt.Command,
+    values: tt.Values,
+    config: Config | None,
+    torchtitan: tt.Version | None,
+    report: tt.Report,
+    file: FileAtCommit,
+    source: GitSource,
+) -> dict[str, Any] | None:
+    """The report's command as the documented launch, at the torchtitan commit the report ran."""
+    commit = source.resolve(torchtitan.commit) if torchtitan is not None and torchtitan.commit else None
+    if commit is None:
+        return None
+    env = {"NUM_NODES": str(values.num_nodes)} if values.num_nodes is not None and "$NUM_NODES" in command.text else {}
+    inputs = [
+        {"name": item.name, "description": LAUNCH_INPUTS[item.name], "origin": LAUNCH_ORIGINS[item.name]}
+        for item in script_inputs(command.text, env)
+        if item.name in LAUNCH_INPUTS
+    ]
+    nodes = f"{values.num_nodes} nodes" if values.num_nodes is not None else "the nodes"
+    inputs.insert(
+        0,
+        {
+            "name": "<every node>",
+            "description": (
+                f"The command is run once on each of {nodes} ({report.per_node or 'its'} GPUs each), in a "
+                "checkout of that commit with the torch and torchao versions the report names."
+            ),
+            "origin": "torchrun's multi-node launch; the report's Hardware and Versions and Dates sections",
+        },
+    )
+    files: list[dict[str, Any]] = []
+    if config is not None and config.commit == commit:
+        files.append(
+            {"path": config.path, "what": "the config file the command names", "url": permalink(config.path, commit)}
+        )
+    script = next(
+        (
+            path
+            for path in _TRAIN_SCRIPTS
+            if re.search(rf"(?<![\w./]){re.escape(path)}(?!\w)", command.text) and source.at(commit).exists(path)
+        ),
+        None,
+    )
+    if script is not None:
+        files.append({"path": script, "what": "the training script the command runs", "url": permalink(script, commit)})
+    if not files:
+        return None
+    sets: dict[str, Any] = {}
+    nproc = re.search(r"--nproc_per_node[ =](\d+)", command.text)
+    if values.num_nodes is not None and nproc:
+        sets["gpus"] = values.num_nodes * int(nproc.group(1))
+    if config is not None:
+        for key, config_key in (
+            ("tp", "parallelism.tensor_parallel_degree"),
+            ("pp", "parallelism.pipeline_parallel_degree"),
+            ("cp", "parallelism.context_parallel_degree"),
+            ("mbs", "training.local_batch_size"),
+            ("seq_length", "training.seq_len"),
+        ):
+            if isinstance(config.get(config_key), int) and config.get(config_key) > 0:
+                sets[key] = config.get(config_key)
+        if sets.get("pp") != 1:
+            sets.pop("mbs", None)  # with pipeline stages, the local batch is split into microbatches
+    ordered = [key for key in ("gpus", "tp", "pp", "cp", "mbs", "seq_length") if key in sets]
+    version = commit[:7] + (f", {torchtitan.date}" if torchtitan and torchtitan.date else "")
+    return {
+        "kind": "documented",
+        "source": {"repository": tt.REPOSITORY, "commit": commit, "files": files},
+        "checkout": (
+            f"git clone https://github.com/{tt.REPOSITORY}.git\ncd torchtitan\n"
+            f"git switch --detach {commit}  # the torchtitan the report ran ({version})\n"
+        ),
+        "command": command.text,
+        **({"env": env} if env else {}),
+        **({"sets": {key: sets[key] for key in ordered}} if sets else {}),
+        "inputs": inputs,
+        "notes": (
+            "The command the report publishes (the notes say where, and any edit since), run at the torchtitan "
+            "commit its Versions and Dates table names; sets holds what the config file sets with the command's "
+            "options applied"
+            + (
+                ", and the GPUs NUM_NODES × --nproc_per_node start; env is the row's NUM_NODES, which the command "
+                "reads."
+                if env
+                else "."
+            )
+        ),
+    }
 
 
 def _where(row: tt.Row) -> str:
