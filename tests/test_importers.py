@@ -873,7 +873,11 @@ def test_the_pinned_source_check_refuses_moving_addresses() -> None:
 RELEASES = FIXTURES / "megatron-bridge-releases"
 RELEASE_COMMITS = yaml.safe_load((RELEASES / "commits.yaml").read_text(encoding="utf-8"))
 IMPORTED_AT = RELEASE_COMMITS[-1]["commit"]
-LAUNCH_FIXTURES = {mb.REPOSITORY: RELEASES, tt.REPOSITORY: FIXTURES / "torchtitan-releases"}
+LAUNCH_FIXTURES = {
+    mb.REPOSITORY: RELEASES,
+    tt.REPOSITORY: FIXTURES / "torchtitan-releases",
+    "mlcommons/training_results_v4.0": FIXTURES / "mlperf-training-v4.0",
+}
 """Where the files each repository's launches cite are kept, one folder per commit."""
 
 
