@@ -1139,3 +1139,37 @@ def test_check_exits_1_when_a_releases_configuration_changes(
     assert written["launch"]["sets"]["gbs"] == 8192
     assert written["disagreements"][-1]["check"] == "Launch values"
     assert "GBS 8192 (the table: 4096)" in written["disagreements"][-1]["note"]
+
+
+def test_every_recipe_says_how_it_is_launched() -> None:
+    """As run (`run`), as the publisher documents it (`launch`), or why the publisher documents none."""
+    kinds = Counter()
+    for name, data in _committed():
+        launch = data.get("launch")
+        assert "run" in data or launch is not None, f"{name}: neither run nor launch"
+        kinds["run" if "run" in data else launch["kind"]] += 1
+        if launch is None or launch["kind"] != "documented":
+            continue
+        files = [item["path"] for item in launch["source"]["files"]]
+        if data.get("source", {}).get("importer") == "megatron-bridge":
+            # Its container tag, its GPU count, and the configuration it loads linked at a commit.
+            assert launch["container"].startswith("nvcr.io/nvidia/nemo:"), name
+            nodes = data["gpu"]["count"] // data["gpu"]["per_node"]
+            asks = f"-ng {data['gpu']['count']}" in launch["command"] or f"--nodes {nodes} " in launch["command"]
+            assert launch["sets"]["gpus"] > 0 and asks, name
+            assert any("perf_recipes/" in path or "workload_base_configs.py" in path for path in files), name
+        if data.get("source", {}).get("publisher", "").startswith("MLCommons"):
+            assert any(re.search(r"/config_[^/]+\.sh$", path) for path in files), name
+    assert kinds["documented"] + kinds["run"] >= 109, kinds
+    assert kinds == {"documented": 108, "run": 1, "not-published": 8}
+
+
+def test_imported_launches_declare_every_input() -> None:
+    from openrecipes.checking.derive import launch_inputs
+
+    schema = Schema.load(REPO / "schema/recipe.schema.yaml")
+    for name, data in _committed():
+        if data.get("launch", {}).get("kind") != "documented":
+            continue
+        undeclared = [written for written, text in launch_inputs(schema.record(data)) if text is None]
+        assert undeclared == [], f"{name}: the command reads {undeclared} and nothing declares them"
