@@ -40,23 +40,24 @@ ENERGY = {
     "x-limit": "No training run uses a terawatt-hour.",
 }
 
-# The one declaration each field needs: where it is shown is said here and nowhere else.
+# The one declaration each field needs: where it is shown is said here and nowhere else. (Named
+# `example_` so that no real field of the schema ever takes their place.)
 DECLARED = (
     Fact(
-        "orchestrator",
+        "example_orchestrator",
         "Orchestrator",
-        at("stack.orchestrator"),
+        at("stack.example_orchestrator"),
         null="none (started by hand)",
         section="stack",
         column="text",
         facet="Any orchestrator",
-        csv="orchestrator",
+        csv="example_orchestrator",
         terminal="orchestrator",
     ),
     Fact(
-        "energy",
+        "example_energy",
         "Energy",
-        at("result.energy_kwh"),
+        at("result.example_energy_kwh"),
         show=Format("as_written", suffix=" kWh"),
         section="figures",
         compare=Change("relative", better=-1),
@@ -70,18 +71,18 @@ def _add_properties(root: Path) -> None:
     """The schema's part: two properties, each with a description and bounds."""
     path = root / "schema/recipe.schema.yaml"
     schema = yaml.safe_load(path.read_text(encoding="utf-8"))
-    schema["properties"]["stack"]["properties"]["orchestrator"] = ORCHESTRATOR
-    schema["properties"]["result"]["properties"]["energy_kwh"] = ENERGY
+    schema["properties"]["stack"]["properties"]["example_orchestrator"] = ORCHESTRATOR
+    schema["properties"]["result"]["properties"]["example_energy_kwh"] = ENERGY
     path.write_text(yaml.safe_dump(schema, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
 def _add_recipes(project: Project) -> None:
     seed = yaml.safe_load(SEED)
-    seed["stack"]["orchestrator"] = "slurm"
-    seed["result"]["energy_kwh"] = 1234.5
+    seed["stack"]["example_orchestrator"] = "slurm"
+    seed["result"]["example_energy_kwh"] = 1234.5
     project.add(SEED_ID, seed)
     other = project.add_synthetic(OTHER)
-    other["stack"]["orchestrator"] = None  # a statement: nothing orchestrated it
+    other["stack"]["example_orchestrator"] = None  # a statement: nothing orchestrated it
     project.add(OTHER, other)
     project.add_synthetic(UNSAID)  # says nothing of either: not published
 
@@ -129,31 +130,31 @@ def test_a_field_added_through_the_registry_alone_is_shown_everywhere_it_is_decl
     # The catalogue table: a column (last: declared last), and each row's value for the filter.
     home = built.html("")
     keys = re.findall(r'<th scope="col" data-key="([a-z_]+)"', home)
-    assert keys == [*before, "orchestrator"]
-    assert sorted(_cells(home, "orchestrator")) == ["none (started by hand)", "not published", "slurm"]
+    assert keys == [*before, "example_orchestrator"]
+    assert sorted(_cells(home, "example_orchestrator")) == ["none (started by hand)", "not published", "slurm"]
     assert f'data-recipe="{SEED_ID}"' in home
     row = re.search(rf'<tr data-recipe="{re.escape(SEED_ID)}"[^>]*>', home)
-    assert row and 'data-orchestrator="slurm"' in row.group(0)
+    assert row and 'data-example_orchestrator="slurm"' in row.group(0)
 
     # The filters and the compare page's figures, as the page scripts read them.
     script = (built.site / "assets/facets.js").read_text(encoding="utf-8")
     filters = {facet["name"]: facet for facet in _script_value(script, "facets")}
-    assert filters["orchestrator"]["any"] == "Any orchestrator"
+    assert filters["example_orchestrator"]["any"] == "Any orchestrator"
     figures = {figure["key"]: figure for figure in _script_value(script, "figures")}
-    assert figures["energy"] == {
-        "key": "energy",
+    assert figures["example_energy"] == {
+        "key": "example_energy",
         "label": "Energy",
-        "path": "fields.result.energy_kwh",
+        "path": "fields.result.example_energy_kwh",
         "kind": "value",
         "format": {"name": "as_written", "places": None, "suffix": " kWh"},
         "change": {"kind": "relative", "better": -1, "scale": 1.0, "places": 1},
     }
     rows = json.loads((built.site / "assets/catalogue-rows.json").read_text(encoding="utf-8"))
-    assert "orchestrator" in rows["columns"] and "orchestrator" in rows["facets"]
+    assert "example_orchestrator" in rows["columns"] and "example_orchestrator" in rows["facets"]
 
     # The CSV: the raw value, the null's meaning, and nothing for a value not published.
     table = list(csv.DictReader(io.StringIO((built.site / "api/recipes.csv").read_text(encoding="utf-8"))))
-    assert {row["id"]: row["orchestrator"] for row in table} == {
+    assert {row["id"]: row["example_orchestrator"] for row in table} == {
         SEED_ID: "slurm",
         OTHER: "none (started by hand)",
         UNSAID: "",
@@ -167,7 +168,7 @@ def test_a_field_added_through_the_registry_alone_is_shown_everywhere_it_is_decl
     assert re.search(r"^  Orchestrator +slurm$", shown, re.M)
 
     # Outside the block, the registry is as declared in facts.py.
-    assert [fact.key for fact in facts.COLUMNS] == before and "orchestrator" not in facts.BY_KEY
+    assert [fact.key for fact in facts.COLUMNS] == before and "example_orchestrator" not in facts.BY_KEY
 
 
 def test_the_registry_holds_to_the_schema(project: Project) -> None:

@@ -315,9 +315,14 @@ def order_vectors() -> dict[str, Any]:
     return {
         "about": "loader.table_order_key against docs/assets/table.js (OpenRecipes.table.defaultOrder), at"
         " the build's prices (the rows' data-value) and at each basis price.js gives",
-        # What assets/facets.js gives table.js (export.py), and the header's cells.
+        # What assets/facets.js gives table.js (export.py), and the header's cells of the columns the
+        # order sorts by (the others play no part in it: a column added to the registry changes nothing here).
         "table_order": [{"key": key, "dir": direction} for key, direction in facts.DEFAULT_ORDER],
-        "columns": [{"key": fact.key, "cell": fact.column, "numeric": fact.numeric} for fact in facts.COLUMNS],
+        "columns": [
+            {"key": fact.key, "cell": fact.column, "numeric": fact.numeric}
+            for fact in facts.COLUMNS
+            if fact.key in dict(facts.DEFAULT_ORDER)
+        ],
         "prices": price_data(),
         "rows": table_rows,
         "orders": orders,
