@@ -3,8 +3,9 @@
 Templates are ours; values are not (recipes and reference data come by pull request). Values are
 never template source, and every `{{ expression }}` that is not already trusted markup becomes a
 fragment (see `fragments.py`): escaped HTML that MkDocs' Markdown never reads, put back after
-conversion. Filters choose how a value is rendered (`code`, `markdown`, `attr` for raw HTML
-attributes); a template that forgets a filter still shows text, never markup.
+conversion. Filters choose how a value is rendered (`code`, `markdown`, `attr` for a raw HTML
+attribute's value, `attributes` for the attributes a page script finds an element by); a
+template that forgets a filter still shows text, never markup.
 """
 
 from __future__ import annotations
