@@ -21,6 +21,7 @@ LAYERS = {
     "openrecipes.markup": 0,
     "openrecipes.builddate": 0,
     "openrecipes.reading": 1,
+    "openrecipes.measuring": 1,
     "openrecipes.describe": 2,
     "openrecipes.checking": 3,
     "openrecipes.loader": 4,
