@@ -156,7 +156,8 @@
     };
   });
 
-  /** {"layout.tp": 4, "env.NCCL_DEBUG": "WARN", "result.window": "5, 19", ...}; `run` is diffed apart. */
+  /** {"layout.tp": 4, "env.NCCL_DEBUG": "WARN", "result.window": "5, 19", ...}; the scripts are diffed apart. */
+  const DIFFED_APART = new Set(["run", "launch.command", "launch.checkout"]);
   function flatten(value, prefix, out) {
     if (Array.isArray(value)) {
       if (value.every((item) => item === null || typeof item !== "object")) {
@@ -169,7 +170,7 @@
       const entries = Object.entries(value);
       for (const [key, item] of entries) {
         const path = prefix ? `${prefix}.${key}` : key;
-        if (path === "run") continue;
+        if (DIFFED_APART.has(path)) continue;
         flatten(item, path, out);
       }
       if (!entries.length) out.set(prefix, "none");
@@ -559,27 +560,40 @@
       );
     }
 
+    /** Each recipe's launch (its record's `launches`, launch.py: as run, the publisher's documented
+     * launch, or none) as a line diff of the `launch.sh` each downloads, against the baseline's. */
     scripts(chosen) {
       const base = chosen[0];
-      const heading = h("h2", {}, "Launch scripts");
-      if (!this.Diff) {
-        return h(
-          "section",
-          { class: "or-compare__section" },
-          heading,
-          h("p", { class: "or-note", "data-or-diff-unavailable": true }, "The line diff could not be loaded; every recipe's page shows its launch script."),
-        );
-      }
+      const heading = h("h2", {}, "Launches");
+      const launchOf = (record) => (get(record, "launches") || [])[0] || { kind: "not-published", label: "Not published", files: {} };
+      const named = (record) => {
+        const launch = launchOf(record);
+        return [h("code", {}, record.id), ` (${launch.label.charAt(0).toLowerCase()}${launch.label.slice(1)})`];
+      };
+      const missing = (record) => {
+        const launch = launchOf(record);
+        return `${record.id} has no launch: ${launch.reason || "not published."}`;
+      };
       const sections = chosen.slice(1).map((record) => {
-        const diff = scriptDiff(this.Diff, get(base, "fields.run"), get(record, "fields.run"), 3);
-        const title = h("h3", {}, "Launch script: ", h("code", {}, record.id), " against ", h("code", {}, base.id));
+        const title = h("h3", {}, "Launch: ", ...named(record), " against ", ...named(base));
+        const before = launchOf(base).files["launch.sh"] ?? null;
+        const after = launchOf(record).files["launch.sh"] ?? null;
+        if (before === null || after === null) {
+          const notes = [base, record].filter((one) => (launchOf(one).files["launch.sh"] ?? null) === null);
+          const text = notes.length === 2 ? `Neither recipe has a launch to compare. ${notes.map(missing).join(" ")}` : `${missing(notes[0])} Nothing to compare its launch with.`;
+          return h("div", { "data-or-diff": record.id, "data-or-diff-kind": "missing" }, title, h("p", { class: "or-note" }, text));
+        }
+        if (!this.Diff) {
+          return h("div", { "data-or-diff": record.id }, title, h("p", { class: "or-note", "data-or-diff-unavailable": true }, "The line diff could not be loaded; every recipe's page shows its launch."));
+        }
+        const diff = scriptDiff(this.Diff, before, after, 3);
         if (!diff.hunks.length) {
-          return h("div", { "data-or-diff": record.id }, title, h("p", { class: "or-note" }, "The launch scripts are identical."));
+          return h("div", { "data-or-diff": record.id, "data-or-diff-kind": "identical" }, title, h("p", { class: "or-note" }, "The two launch.sh files are identical."));
         }
         const code = h("code", {});
         code.append(
-          h("span", { class: "or-diff__file" }, `--- ${base.id}`),
-          h("span", { class: "or-diff__file" }, `+++ ${record.id}`),
+          h("span", { class: "or-diff__file" }, `--- ${base.id}/launch.sh`),
+          h("span", { class: "or-diff__file" }, `+++ ${record.id}/launch.sh`),
         );
         for (const hunk of diff.hunks) {
           code.append(h("span", { class: "or-diff__hunk" }, hunk.header));
@@ -590,9 +604,9 @@
         }
         return h(
           "div",
-          { "data-or-diff": record.id },
+          { "data-or-diff": record.id, "data-or-diff-kind": "diff" },
           title,
-          h("p", { class: "or-note" }, `${diff.added} line${diff.added === 1 ? "" : "s"} added, ${diff.removed} removed.`),
+          h("p", { class: "or-note" }, `${diff.added} line${diff.added === 1 ? "" : "s"} added, ${diff.removed} removed (of the launch.sh each recipe's page downloads).`),
           h("pre", { class: "or-diff" }, code),
         );
       });

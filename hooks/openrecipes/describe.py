@@ -71,11 +71,6 @@ def offload(value: Offload | None) -> str:
     return ", ".join(parts) or "on"
 
 
-def env_script(recipe: Recipe) -> str:
-    """`export NAME=value` lines, values exactly as written in the recipe."""
-    return "".join(f"export {name}={value}\n" for name, value in recipe.fields.env or ())
-
-
 def _places(value: float) -> int:
     return 0 if float(value).is_integer() else len(repr(value).split(".")[1])
 

@@ -11,11 +11,11 @@ an `eval` is not seen, so the result is what the script *appears* to read, said 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 # Set by the shell or the system, not by the person running the script.
-_SHELL = frozenset(
+SHELL_VARIABLES = frozenset(
     {
         "HOME", "PATH", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "HOSTNAME", "HOSTTYPE", "RANDOM",
         "SECONDS", "LINENO", "BASH_SOURCE", "BASH_VERSION", "FUNCNAME", "IFS", "PPID", "UID", "EUID",
@@ -106,7 +106,7 @@ def script_inputs(script: str, environment: Collection[str] = ()) -> list[Script
     assigned = {match.group(1) for match in _ASSIGNMENT.finditer(text)}
     assigned |= {match.group(1) for match in _LOOP.finditer(text)}
     assigned |= {name for match in _READ.finditer(text) for name in _read_names(match.group(1))}
-    own = assigned | set(environment) | _SHELL
+    own = assigned | set(environment) | SHELL_VARIABLES
     found: dict[tuple[str, str], ScriptInput] = {}
     for number, line in lines:
         read: list[tuple[int, str, str]] = []
@@ -114,9 +114,31 @@ def script_inputs(script: str, environment: Collection[str] = ()) -> list[Script
             name = match.group(1) or match.group(2)
             if name not in own:
                 read.append((match.start(), name, "variable"))
-        for match in _PLACEHOLDER.finditer(line):
-            if match.start() == 0 or line[match.start() - 1] not in "<$":  # not a heredoc or <(...)
-                read.append((match.start(), match.group(1), "placeholder"))
+        for match in _placeholders(line):
+            read.append((match.start(), match.group(1), "placeholder"))
         for _, name, kind in sorted(read):
             found.setdefault((name, kind), ScriptInput(name, kind, number))
     return list(found.values())
+
+
+def _placeholders(text: str) -> Iterator[re.Match[str]]:
+    for match in _PLACEHOLDER.finditer(text):
+        if match.start() == 0 or text[match.start() - 1] not in "<$":  # not a heredoc or <(...)
+            yield match
+
+
+def replace_placeholders(script: str, replacements: Mapping[str, str]) -> str:
+    """`script` with each `<placeholder>` named in `replacements` (by the text between its
+    brackets) replaced where `script_inputs` finds it read (not in single quotes or a comment);
+    everything else byte for byte."""
+    expanded = dict(_expanding(script))
+    lines = script.split("\n")
+    for number, line in enumerate(lines, start=1):
+        seen = {match.start() for match in _placeholders(expanded.get(number, ""))}
+        out, end = [], 0
+        for match in _placeholders(line):
+            if match.start() in seen and match.group(1) in replacements:
+                out += [line[end : match.start()], replacements[match.group(1)]]
+                end = match.end()
+        lines[number - 1] = "".join(out) + line[end:]
+    return "\n".join(lines)

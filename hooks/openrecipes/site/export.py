@@ -23,7 +23,7 @@ from ..loader import Entry
 from ..reading import records
 from ..reading.reference import Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
-from . import facts
+from . import facts, launch
 from .feed import atom_feed, entry_xml_text
 from .outputs import (
     API_CSV,
@@ -57,7 +57,25 @@ def fields_json(entry: Entry) -> dict[str, Any]:
     fields = _plain(entry.recipe.fields)
     env = entry.recipe.fields.env
     fields["env"] = None if env is None else dict(env)
+    documented = entry.recipe.fields.launch
+    if documented is not None and documented.env is not None:
+        fields["launch"]["env"] = dict(documented.env)
     return fields
+
+
+def launches_json(entry: Entry) -> list[dict[str, Any]]:
+    """Each launch as a reader gets it (launch.py): its kind and label, why there is none, the
+    files it downloads as (name to text) and what it needs from the reader."""
+    return [
+        {
+            "kind": one.kind,
+            "label": one.label,
+            "reason": one.reason,
+            "files": {script.name: script.text for script in (one.launch_sh, one.env_sh) if script},
+            "inputs": [dataclasses.asdict(item) for item in one.inputs],
+        }
+        for one in launch.launches(entry.recipe.fields)
+    ]
 
 
 def derived_json(derived: Derived) -> dict[str, Any]:
@@ -106,6 +124,7 @@ def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
         "title": describe.title(entry.recipe),
         "fields": fields_json(entry),
         "derived": derived_json(entry.derived),
+        "launches": launches_json(entry),
         "checks": [
             {**_plain(check), "field": ".".join(str(part) for part in check.field)} for check in entry.derived.checks
         ],

@@ -34,6 +34,7 @@ from ..checking import pricebasis
 from ..loader import PAGE_ONLY, Entry, slug
 from ..reading import records
 from ..reading.refs import resolve
+from . import launch
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"
@@ -596,6 +597,14 @@ FACTS: tuple[Fact, ...] = (
         alternative=True,
     ),
     Fact("correctness", "Correctness", at("correctness.result"), facet="Any correctness", csv="correctness"),
+    Fact(
+        "launch",
+        "Launch",
+        lambda entry: launch.primary(entry.recipe.fields).kind,
+        show=launch.LABELS.__getitem__,
+        facet="Any launch",
+        csv="launch",
+    ),
     Fact(
         "measured",
         "Measured",

@@ -15,15 +15,16 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
-from .. import describe
+from .. import describe, flops
 from ..checking import pricebasis
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
-from ..checking.rules import check_statements
+from ..checking.rules import check_statements, launch_comparisons
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
 from ..reading.reference import REFERENCE_DIR, Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
-from . import charts, facts
+from . import charts, facts, launch
+from .launch import Launch
 from .outputs import (
     COMPARE_PAGE,
     GENERATED_NAV_PAGES,
@@ -141,7 +142,7 @@ def recipe_outputs(site: Pages) -> list[Output]:
     for entry in site.entries:
         recipe = entry.recipe
         src = recipe_page_src(entry.recipe.id)
-        env_script = describe.env_script(recipe)
+        recipe_launches = launch.launches(recipe.fields)
         # Each GPU type's cheapest: whatever the reader's price basis, the cheapest other recipe is
         # one of them, and a page listing every alternative would grow with the catalogue.
         model = slug(recipe.fields.model)
@@ -158,10 +159,12 @@ def recipe_outputs(site: Pages) -> list[Output]:
             f=recipe.fields,
             derived=entry.derived,
             title=describe.title(recipe),
-            env_script=env_script,
+            launches=recipe_launches,
+            launch_values=launch_comparisons(recipe.fields),
             # Links are made when the page is rendered: `mkdocs serve` plans every page on each
             # rebuild but renders only those an edit changes.
             files=functools.partial(_recipe_files, site, src, recipe.id),
+            launch_links=functools.partial(_launch_links, site, src, recipe.id, recipe_launches),
             alternatives=functools.partial(site.rows, src, shown),
             more_alternatives=more,
             model_page=functools.partial(site.link, src, model_page),
@@ -178,15 +181,9 @@ def recipe_outputs(site: Pages) -> list[Output]:
                 f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own
             ),
         ]
-        if recipe.fields.run:
+        for script in (script for one in recipe_launches for script in (one.launch_sh, one.env_sh) if script):
             outputs.append(
-                Output(
-                    f"recipes/{recipe.id}/launch.sh", render=fixed(recipe.fields.run), origin=recipe.path, inputs=own
-                )
-            )
-        if recipe.fields.env:
-            outputs.append(
-                Output(f"recipes/{recipe.id}/env.sh", render=fixed(env_script), origin=recipe.path, inputs=own)
+                Output(f"recipes/{recipe.id}/{script.name}", render=fixed(script.text), origin=recipe.path, inputs=own)
             )
     return outputs
 
@@ -194,12 +191,15 @@ def recipe_outputs(site: Pages) -> list[Output]:
 def _recipe_files(site: Pages, src: str, recipe_id: str) -> dict[str, Markup]:
     return {
         "yaml": site.link(src, f"recipes/{recipe_id}{RECIPE_SUFFIX}"),
-        "launch": site.link(src, f"recipes/{recipe_id}/launch.sh"),
-        "env": site.link(src, f"recipes/{recipe_id}/env.sh"),
         # A Markdown link, so MkDocs checks it: a path of our own, to a page of our own.
         "methodology": Markup(posixpath.relpath(METHODOLOGY_PAGE, posixpath.dirname(src))),
         "methodology_html": site.link(src, METHODOLOGY_PAGE),
     }
+
+
+def _launch_links(site: Pages, src: str, recipe_id: str, launches: tuple[Launch, ...]) -> dict[str, str]:
+    names = (script.name for one in launches for script in (one.launch_sh, one.env_sh) if script)
+    return {name: site.link(src, f"recipes/{recipe_id}/{name}") for name in names}
 
 
 def _compare_url(site: Pages, src: str, recipe_id: str) -> str:
@@ -240,6 +240,7 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         checks=check_statements(),
         basis_presets=pricebasis.price_data(site.reference)["presets"],
         basis_gpus=list(site.reference.gpus),
+        flops_params=flops.flops_params,
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)

@@ -1,0 +1,232 @@
+"""A recipe's launch as a reader gets it: which kind it is, and the `launch.sh` and `env.sh` it downloads.
+
+Three kinds, never confused, with the same words on the page, in the exports and on the compare
+page: *as run* (the author's exact script, `run`), *documented* (the publisher's documented
+launch of this configuration, `launch` of kind documented: how the publisher launches it, read
+from their own files, not a log of the command that produced the figures) and *not published*
+(`launch` of kind not-published, with the publisher's reason; or nothing at all).
+
+An as-run script is served byte for byte as the author wrote it. A documented launch becomes a
+script that runs the publisher's command as written, after checking out their revision, with what
+the reader must provide made into variables that stop the script when unset: an input named as a
+variable (`SLURM_ACCOUNT`) is required as it is; a `<placeholder>` the command writes is replaced
+by a variable named after it (`<path/to/data/dir>` by `${PATH_TO_DATA_DIR}`); an input neither
+(`<Slurm cluster>`) is a prerequisite, said in the script's header. Every text from the recipe
+reaches the script as a comment line or a single-quoted word, so no description can run.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..checking.scriptinputs import SHELL_VARIABLES, replace_placeholders, script_inputs
+
+Kind = Literal["as-run", "documented", "not-published"]
+
+LABELS: dict[Kind, str] = {
+    "as-run": "As run",
+    "documented": "The publisher's documented launch",
+    "not-published": "Not published",
+}
+"""What each kind is called wherever a launch is shown (page, CSV, JSON, `show`, compare)."""
+
+NO_LAUNCH_REASON = "The recipe publishes no launch script and no documented launch."
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_COMMENT_WIDTH = 96
+
+
+@dataclass(frozen=True)
+class Script:
+    """One downloadable file: its name beside the recipe's page (`launch.sh`) and its text."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A value the reader provides before a documented launch runs, as the script requires it."""
+
+    name: str
+    """The shell variable (`SLURM_ACCOUNT`, or `PATH_TO_DATA_DIR` for `<path/to/data/dir>`)."""
+    written: str
+    """As the recipe writes it (`SLURM_ACCOUNT`, `<path/to/data/dir>`)."""
+    description: str
+    origin: str | None
+    required: bool
+    """Whether the script requires it set (a variable), or it is a prerequisite said in words."""
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A recipe's launch of one kind, with what its page, exports and compare page show."""
+
+    kind: Kind
+    launch_sh: Script | None
+    env_sh: Script | None
+    reason: str | None = None
+    """Why there is none (kind not-published)."""
+    inputs: tuple[Variable, ...] = ()
+    """What a documented launch needs from the reader, in the recipe's order."""
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.kind]
+
+    @property
+    def variables(self) -> tuple[Variable, ...]:
+        """What the script requires to be set (each stops it when unset)."""
+        return tuple(item for item in self.inputs if item.required)
+
+    @property
+    def prerequisites(self) -> tuple[Variable, ...]:
+        """What it needs that is no variable (`<Slurm cluster>`), said in its header."""
+        return tuple(item for item in self.inputs if not item.required)
+
+
+def launches(fields: Any) -> tuple[Launch, ...]:
+    """Every launch a recipe publishes, the as-run script first; a recipe with none has one of
+    kind not-published, saying why. Two launches of one recipe download under different names."""
+    found: list[Launch] = []
+    if fields.run:
+        env = Script("env.sh", env_exports(fields.env or (), quote=False)) if fields.env else None
+        found.append(Launch("as-run", Script("launch.sh", fields.run), env))
+    documented = fields.launch
+    if documented is not None and documented.kind == "documented":
+        prefix = "publisher-" if found else ""
+        found.append(_documented(fields, documented, prefix))
+    elif not found:
+        reason = documented.reason if documented is not None else NO_LAUNCH_REASON
+        found.append(Launch("not-published", None, None, reason=reason))
+    return tuple(found)
+
+
+def primary(fields: Any) -> Launch:
+    """The launch a recipe is listed by: its own script when it has one, else the publisher's."""
+    return launches(fields)[0]
+
+
+def env_exports(pairs: Sequence[tuple[str, str]], *, quote: bool) -> str:
+    """`export NAME=value` lines. An author's values are shell text and stay as written; a
+    publisher's are values (`launch.env`) and are quoted so that the shell reads them back exactly."""
+    return "".join(f"export {name}={shlex.quote(value) if quote else value}\n" for name, value in pairs)
+
+
+def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
+    env_pairs = tuple(launch.env or ())
+    taken = set(SHELL_VARIABLES) | {name for name, _ in env_pairs}
+    taken |= {item.name for item in launch.inputs or () if _NAME.fullmatch(item.name)}
+    environment = [name for name, _ in env_pairs]
+    read = {
+        item.name
+        for script in (launch.checkout or "", launch.command)
+        for item in script_inputs(script, environment)
+        if item.kind == "placeholder"
+    }
+    inputs: list[Variable] = []
+    replacements: dict[str, str] = {}
+    for item in launch.inputs or ():
+        name = item.name
+        if item.name.startswith("<") and item.name[1:-1] in read:
+            name = _variable_for(item.name, taken)
+            taken.add(name)
+            replacements[item.name[1:-1]] = "${" + name + "}"
+        required = _NAME.fullmatch(name) is not None
+        inputs.append(Variable(name, item.name, item.description, item.origin, required))
+    env_text = env_exports(env_pairs, quote=True) if env_pairs else None
+    variables = [item for item in inputs if item.required]
+    prerequisites = [item for item in inputs if not item.required]
+    text = _documented_script(fields, launch, variables, prerequisites, replacements, env_text)
+    env = Script(f"{prefix}env.sh", env_text) if env_text else None
+    return Launch(
+        "documented",
+        Script(f"{prefix}launch.sh", text),
+        env,
+        inputs=tuple(inputs),
+    )
+
+
+def _variable_for(placeholder: str, taken: set[str]) -> str:
+    """`<docker/registry:benchmark-tag>` → `DOCKER_REGISTRY_BENCHMARK_TAG`, never a name the shell,
+    the environment or another input already has."""
+    base = re.sub(r"[^A-Z0-9]+", "_", placeholder.upper()).strip("_") or "INPUT"
+    if base[0].isdigit():
+        base = f"INPUT_{base}"
+    name, number = base, 1
+    while name in taken:
+        number += 1
+        name = f"{base}_INPUT" if number == 2 else f"{base}_INPUT_{number - 1}"
+    return name
+
+
+def _comment(text: str, indent: str = "") -> list[str]:
+    """Prose as comment lines: any line break in it ends up inside a comment, never as a command."""
+    words = " ".join(text.split())
+    return [f"# {indent}{line}".rstrip() for line in textwrap.wrap(words, _COMMENT_WIDTH - len(indent))] or ["#"]
+
+
+def _provided(variable: Variable) -> str:
+    where = f" From: {variable.origin}." if variable.origin else ""
+    return f"{variable.written}: {variable.description.rstrip('.')}.{where}"
+
+
+def _documented_script(
+    fields: Any,
+    launch: Any,
+    variables: Sequence[Variable],
+    prerequisites: Sequence[Variable],
+    replacements: dict[str, str],
+    env_text: str | None,
+) -> str:
+    source = launch.source
+    gpus = launch.sets.gpus if launch.sets is not None and launch.sets.gpus is not None else None
+    lines = ["#!/usr/bin/env bash"]
+    lines += _comment(
+        f"{fields.model} on {fields.gpu.count} x {fields.gpu.type}: the publisher's documented launch of this "
+        f"configuration, read from {source.repository} at commit {source.commit}. It is how the publisher "
+        "launches this configuration, not a log of the command that produced the published figures."
+    )
+    if launch.container:
+        lines += _comment(f"Container: {launch.container}")
+    if gpus is not None:
+        lines += _comment(f"GPUs the configuration is written for: {gpus}")
+    lines.append("#")
+    if prerequisites:
+        lines.append("# What this needs:")
+        for item in prerequisites:
+            lines += _comment(_provided(item), "  ")
+    if variables:
+        lines.append("# Set before running (the script stops if one is unset):")
+        for item in variables:
+            lines += _comment(
+                _provided(item) if item.name == item.written else f"{item.name}, the command's {_provided(item)}", "  "
+            )
+    lines += ["set -eo pipefail", ""]
+    if variables:
+        lines += [
+            "require() {",
+            '  if [ -z "${!1:-}" ]; then',
+            '    printf \'launch.sh: %s is not set: %s\\n\' "$1" "$2" >&2',
+            "    exit 1",
+            "  fi",
+            "}",
+        ]
+        lines += [f"require {item.name} {shlex.quote(item.description)}" for item in variables]
+        lines.append("")
+    if env_text:
+        lines.append("# The environment the publisher's configuration sets (env.sh).")
+        lines.append(env_text.rstrip("\n"))
+        lines.append("")
+    if launch.checkout:
+        lines.append("# The publisher's revision.")
+        lines.append(replace_placeholders(launch.checkout, replacements).rstrip("\n"))
+        lines.append("")
+    lines.append("# The documented command" + (", each <placeholder> a variable above." if replacements else "."))
+    lines.append(replace_placeholders(launch.command, replacements).rstrip("\n"))
+    return "\n".join(lines) + "\n"
