@@ -280,7 +280,8 @@ def _publisher_figures(f: RecipeFields, model: ModelSpec | None) -> Iterator[Pub
     seq = lookup(f, "workload", "row_tokens")
     for figure in lookup(f, "result", "publisher_figures") or ():
         recomputed = None
-        if figure.convention == "megatron" and model and model.architecture and tokens and seq:
+        why_not = _not_recomputed(f, figure.convention, model, seq)
+        if why_not is None and tokens and model and model.architecture and seq:  # (None narrows the types)
             per_token = flops.model_flops_per_token(
                 model.architecture,
                 seq,
@@ -290,7 +291,27 @@ def _publisher_figures(f: RecipeFields, model: ModelSpec | None) -> Iterator[Pub
             )
             recomputed = per_token * tokens / 1e12
         tolerance = flops.published_tolerance(figure.release) if figure.release else PUBLISHER_TOLERANCE
-        yield PublisherFigure(figure.name, figure.value, recomputed, figure.convention, figure.note, tolerance)
+        yield PublisherFigure(figure.name, figure.value, recomputed, figure.convention, figure.note, tolerance, why_not)
+
+
+def _not_recomputed(f: RecipeFields, convention: str, model: ModelSpec | None, seq: int | None) -> str | None:
+    """Why a publisher's figure cannot be recomputed, naming what is missing, or None when it can.
+    Each cause has its own words: a reader told "no published architecture" about a model whose
+    maker publishes one (a hybrid that `architecture` cannot hold) is told something false."""
+    if convention != "megatron":
+        return "not recomputed: in a convention of the publisher's own, which flops.py has no formula for"
+    if model is None:
+        return f"not recomputed: {f.model} is not in the reference data (reference/models.yaml)"
+    if model.architecture is None:
+        if model.counts == "headline":
+            return (
+                f"not recomputed: the reference data holds {model.key}'s headline parameter counts only, "
+                "as its architecture is not of a shape flops.py costs (GQA or MLA attention, dense or MoE MLPs)"
+            )
+        return f"not recomputed: the reference data holds no architecture for {model.key}"
+    if seq is None:
+        return "not recomputed: the recipe publishes no sequence length"
+    return None
 
 
 def _mtp_layers(f: RecipeFields, model: ModelSpec) -> int:

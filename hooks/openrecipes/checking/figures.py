@@ -78,6 +78,8 @@ class PublisherFigure:
     note: str | None
     tolerance: float
     """Relative: the publisher's printed precision (some releases round their throughput)."""
+    not_recomputed: str | None = None
+    """Why `recomputed` is None, in words for the page: each input it lacks, as it is lacking."""
 
 
 @dataclass(frozen=True)

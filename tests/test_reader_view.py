@@ -1,0 +1,76 @@
+"""What a reader sees (issue 22, item 7): each wrong or misleading thing seen on the built site,
+pinned by a test on recipes of the tests' own. How it looks in Chromium (widths, sorting by a
+header, the figures' boxes) is tested in tests/browser/test_reader_view.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import yaml
+from conftest import FIXTURES, BuildResult, Project, parse
+
+from openrecipes.loader import load_catalogue
+
+NANO = "nemotron-3-nano-30b-a3b/gb200/mb-26.06.01-mxfp8-8gpu"  # a hybrid model: headline counts only
+DEEPSEEK = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"  # an architecture the reference data holds
+
+
+def fixture_data(recipe_id: str) -> dict[str, Any]:
+    return yaml.safe_load((FIXTURES / "recipes" / f"{recipe_id}.yaml").read_text(encoding="utf-8"))
+
+
+def cells(html: str, table_class: str) -> list[list[str]]:
+    """The text of each body row's cells of the first table with `table_class`."""
+    table = html[html.index(f'<table class="{table_class}"') :]
+    table = table[: table.index("</table>")]
+    body = table[table.index("<tbody>") :]
+    return [
+        [" ".join(" ".join(parse(cell).text).split()) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    ]
+
+
+# -- "not recomputed": the reason it is not, never a reason that is false ---------------------------
+
+
+def test_a_figure_not_recomputed_for_a_hybrid_model_says_why(fixture_site: BuildResult) -> None:
+    """Nemotron 3 Nano's maker publishes its layer sizes; what the reference data lacks is a shape
+    flops.py costs. The page said "no published architecture", which is false."""
+    html = fixture_site.html(f"recipes/{NANO}/")
+    row = cells(html, "or-publisher")[0]
+    assert row[2] == (
+        "not recomputed: the reference data holds Nemotron 3 Nano 30B-A3B's headline parameter counts only, "
+        "as its architecture is not of a shape flops.py costs (GQA or MLA attention, dense or MoE MLPs)"
+    )
+    assert "no published architecture" not in html
+
+
+def test_a_figure_is_recomputed_where_the_architecture_is_known(fixture_site: BuildResult) -> None:
+    row = cells(fixture_site.html(f"recipes/{DEEPSEEK}/"), "or-publisher")[0]
+    assert re.fullmatch(r"[\d,]+\.\d", row[2]), row
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            lambda data: data["result"]["publisher_figures"][0].update(convention="other"),
+            "not recomputed: in a convention of the publisher's own, which flops.py has no formula for",
+        ),
+        (lambda data: None, None),
+    ],
+    ids=["another convention", "recomputed"],
+)
+def test_each_cause_of_a_figure_not_recomputed_has_its_own_words(
+    project: Project, edit: Any, expected: str | None
+) -> None:
+    data = fixture_data(DEEPSEEK)
+    edit(data)
+    project.add(DEEPSEEK, data)
+    catalogue = load_catalogue(project.root)
+    assert catalogue.problems == ()
+    (figures,) = [entry.derived.publisher_figures for entry in catalogue.entries if entry.recipe.id == DEEPSEEK]
+    assert figures[0].not_recomputed == expected
+    assert (figures[0].recomputed is None) == (expected is not None)
