@@ -14,7 +14,7 @@ from typing import Any
 from ..flops import parameter_counts
 from ..problems import Problem
 from .schema import Schema
-from .yamlsource import read_document, read_file
+from .yamlsource import SourceMap, read_document, read_file
 
 REFERENCE_DIR = "reference"
 REFERENCE_SCHEMA = "schema/reference.schema.yaml"
@@ -95,6 +95,10 @@ class ModelSpec:
     """The published configuration model FLOPs are computed from (flops.py), when it is known."""
     counts: str = "derived"
     """`derived` from `architecture` (exact) or the publisher's rounded `headline` figures."""
+    same_architecture: tuple[str, ...] = ()
+    """Keys of other models with exactly this architecture, as this entry writes them (one side of
+    the relation: `Reference.same_architecture` gives both)."""
+    same_architecture_source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,33 @@ class Reference:
     @functools.cached_property
     def _model_names(self) -> dict[str, ModelSpec]:
         return _by_name(self.models.values(), aliases=True)
+
+    def same_architecture(self, key: str) -> tuple[str, ...]:
+        """The other models of the same architecture as model `key`, in the file's order: written on
+        either side of the pair (a reader of Llama 3.1 8B's page wants Llama 3 8B's recipes, and the
+        other way round), and through a chain of pairs (A = B and B = C make A = C)."""
+        return self._architecture_groups.get(key, ())
+
+    @functools.cached_property
+    def _architecture_groups(self) -> dict[str, tuple[str, ...]]:
+        linked: dict[str, set[str]] = {key: set() for key in self.models}
+        for spec in self.models.values():
+            for other in spec.same_architecture:
+                if other in linked and other != spec.key:
+                    linked[spec.key].add(other)
+                    linked[other].add(spec.key)
+        order = {key: index for index, key in enumerate(self.models)}
+        groups: dict[str, tuple[str, ...]] = {}
+        for key in self.models:
+            seen, frontier = {key}, [key]
+            while frontier:
+                for other in linked[frontier.pop()]:
+                    if other not in seen:
+                        seen.add(other)
+                        frontier.append(other)
+            if len(seen) > 1:
+                groups[key] = tuple(sorted(seen - {key}, key=order.__getitem__))
+        return groups
 
 
 def _by_name(specs: Iterable[Any], *, aliases: bool) -> dict[str, Any]:
@@ -174,6 +205,7 @@ def _parsed(
     """The reference built from the files' bytes (None where a file could not be read): the problems
     of each file, and those found across files once every file is sound."""
     data: dict[str, Any] = {}
+    maps: dict[str, SourceMap] = {}
     per_file = []
     for kind, raw in zip(_KINDS, raws, strict=True):
         display = f"{REFERENCE_DIR}/{kind}.yaml"
@@ -186,6 +218,7 @@ def _parsed(
                 )
             if document is not None and not file_problems:
                 data[kind] = document.data
+                maps[kind] = document.source_map
         per_file.append(tuple(file_problems))
     if any(per_file) or len(data) < len(_KINDS):
         return None, tuple(per_file), ()
@@ -196,6 +229,7 @@ def _parsed(
         models={key: _model(key, entry) for key, entry in data["models"].items()},
     )
     problems += _consistency(reference)
+    problems += _same_architecture(reference, maps["models"])
     return reference, tuple(per_file), tuple(problems)
 
 
@@ -233,6 +267,7 @@ def _instance(key: str, entry: Mapping[str, Any]) -> InstanceSpec:
 
 
 def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
+    same = entry.get("same_architecture") or {}
     return ModelSpec(
         key,
         entry["total_params"],
@@ -241,6 +276,8 @@ def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
         aliases=tuple(entry.get("aliases", ())),
         architecture=entry.get("architecture"),
         counts=entry.get("counts", "derived"),
+        same_architecture=tuple(same.get("models", ())),
+        same_architecture_source=same.get("source"),
     )
 
 
@@ -315,4 +352,42 @@ def _consistency(reference: Reference) -> list[Problem]:
                         f"{stated} is not what its architecture gives ({derived}), which derived counts must equal",
                     )
                 )
+    return problems
+
+
+def _same_architecture(reference: Reference, source_map: SourceMap) -> list[Problem]:
+    """Each model named in a `same_architecture` is another key of models.yaml, and one whose data
+    agrees: a claim the file itself contradicts would send readers to the wrong recipes."""
+    problems = []
+    display = f"{REFERENCE_DIR}/models.yaml"
+    keys = list(reference.models)
+    for spec in reference.models.values():
+        for index, name in enumerate(spec.same_architecture):
+            path = (spec.key, "same_architecture", "models", index)
+            where = f"$[{spec.key!r}].same_architecture.models[{index}]"
+            other = reference.models.get(name)
+            message = None
+            if name == spec.key:
+                message = f"{name!r} is this model itself: name the other models of its architecture"
+            elif other is None:
+                aliased = reference.model(name)
+                if aliased is not None:
+                    message = f"{name!r} is an alias of {aliased.key!r}: write the model's key"
+                else:
+                    near = closest(name, keys)
+                    hint = f" (did you mean {near!r}?)" if near else ""
+                    message = f"{name!r} is not a model of {display}{hint}"
+            elif spec.architecture is not None and other.architecture is not None:
+                differs = sorted(
+                    field
+                    for field in set(spec.architecture) | set(other.architecture)
+                    if spec.architecture.get(field) != other.architecture.get(field)
+                )
+                if differs:
+                    message = f"{name!r} has another architecture: {', '.join(differs)} differ"
+            elif (spec.total_params, spec.active_params) != (other.total_params, other.active_params):
+                message = f"{name!r} has other parameter counts, so not the same architecture"
+            if message:
+                at = source_map.value_at(path)
+                problems.append(Problem(display, at.line, at.column, where, message))
     return problems
