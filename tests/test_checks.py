@@ -106,8 +106,11 @@ def test_a_published_recipe_needs_only_the_core_and_the_rest_is_derived_or_absen
     derived = entry.derived
     assert (derived.dp, derived.dp_derived) == (2, True)  # 64 ÷ (4 × 4 × 2)
     assert derived.label == "TP4 PP4 CP2 VPP5"
-    assert derived.params == 70_553_706_496 and not derived.params_from_recipe  # from reference/models.yaml
-    assert derived.mfu == pytest.approx(6 * 70_553_706_496 * 1500 / 1979e12)
+    # From reference/models.yaml: 70,553,706,496 active, less the input embedding (128,256 × 8,192), a lookup.
+    assert derived.params == 70_553_706_496 - 128_256 * 8_192 and not derived.params_from_recipe
+    assert derived.method is None  # not stated: counted as training every weight, ranked apart
+    assert derived.mfu == pytest.approx(6 * derived.params * 1500 / 1979e12) and derived.peak_column == "fp8"
+    assert derived.mfu_bf16 == pytest.approx(6 * derived.params * 1500 / 989e12)  # one scale for every precision
     # No instance of its own: priced at the cheapest sourced H100 offer, labelled as the basis.
     assert derived.instance is None and derived.price.basis and derived.price is derived.basis
     h100 = [spec for spec in load_reference(REPO)[0].instances.values() if spec.gpu == "H100"]
@@ -266,7 +269,18 @@ def test_recipe_page_shows_each_check_and_the_sources(fixture_site: BuildResult,
 
 def test_methodology_page_renders_formulas_and_every_reference_row(seed_site: BuildResult, reference: Any) -> None:
     text = " ".join(" ".join(parse(seed_site.html("methodology/")).text).split())
-    assert "MFU = 6 × N × tokens/s per GPU ÷ dense peak FLOP/s" in text
+    assert "MFU = training FLOPs per token × tokens/s per GPU ÷ dense peak FLOP/s" in text
+    assert "= 4 × N (LoRA, QLoRA: the frozen weights have no weight gradient)" in text
+    assert "MFU vs BF16 peak = the same FLOPs ÷ the GPU's BF16 dense peak" in text
+    # Every model's N: the active count less the input embedding, or the headline count as published.
+    for model in reference.models.values():
+        if model.architecture:
+            embedding = model.architecture["vocab"] * model.architecture["hidden"]
+            n = model.active_params - embedding
+            row = f"{model.active_params:,} {model.total_params:,} derived {embedding:,} {n:,}"
+        else:
+            row = f"{model.active_params:,} {model.total_params:,} headline not published {model.active_params:,}"
+        assert row in text, model.key
     assert "$/1M tokens = $ per GPU-hour ÷ (tokens/s per GPU × 3,600) × 1,000,000" in text
     # The price basis: each preset's price for each GPU type, with the instance it is the price of.
     assert "H200 $4.50 (Nebius H200) $7.91 (AWS p5en.48xlarge) $4.50 (Nebius H200)" in text

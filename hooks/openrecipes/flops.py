@@ -2,8 +2,13 @@
 
 Two conventions, kept apart because publishers and this site use different ones:
 
-- ``six_n_flops_per_token``: OpenRecipes' own MFU convention, 6 · N with N the active parameters
-  (input embedding and output head included, as ``reference/models.yaml`` counts them).
+- ``training_flops_per_token``: OpenRecipes' own MFU convention, per training method: 6 · N when every
+  weight is trained (pre-training, continued pre-training, full fine-tuning, or a method not stated),
+  4 · N + 6 · adapters for LoRA and QLoRA, whose frozen weights have no weight gradient. N is
+  ``flops_params``: the parameters active per token *without the input embedding*, which is a lookup
+  (no multiply), and with the output head, which is a GEMM. ``reference/models.yaml`` counts
+  ``active_params`` with the input embedding, as model cards do; N leaves it out, as torchtitan,
+  Megatron's formulas and PaLM's MFU do.
 - ``model_flops_per_token``: NVIDIA Megatron-Bridge's "Model TFLOP/sec/GPU" convention, which counts
   attention and the logits as well, so a publisher's figure can be recomputed and shown beside ours.
 
@@ -86,11 +91,64 @@ def padded_vocab(vocab: int, tensor_parallel: int = 1, divisible_by: int = DEFAU
     return math.ceil(vocab / multiple) * multiple
 
 
+FULL_TRAINING = ("pre-training", "continued-pre-training", "full-fine-tune")
+"""Methods (``workload.method.kind``) that train every weight: 6 FLOPs per weight and token."""
+
+ADAPTER_TRAINING = ("lora", "qlora")
+"""Methods that train low-rank adapters beside frozen weights: 4 FLOPs per frozen weight and token."""
+
+
+def input_embedding_params(architecture: Mapping[str, Any]) -> int:
+    """The input embedding's parameters N leaves out: vocabulary × hidden when the embedding is its
+    own matrix; none when it is tied to the output head, whose GEMM uses the same weights and is
+    counted (every model here with an ``architecture`` is untied)."""
+    if architecture.get("tied_embeddings", False):
+        return 0
+    return int(architecture["vocab"]) * int(architecture["hidden"])
+
+
+def flops_params(active_params: int, architecture: Mapping[str, Any] | None) -> int:
+    """N for the site's MFU: ``active_params`` (as reference/models.yaml counts them, input embedding
+    included) without the input embedding, when the ``architecture`` says how large it is. A model
+    known only by a publisher's headline count keeps that count: how much of it is embedding is not
+    published (the recipe page says so)."""
+    if architecture is None:
+        return active_params
+    return active_params - input_embedding_params(architecture)
+
+
+def training_flops_per_token(params: int | float, method: str | None, adapter_params: int | float = 0) -> float:
+    """Training FLOPs per token in OpenRecipes' convention for a training ``method``
+    (``workload.method.kind``; None when the recipe does not say).
+
+    A training step runs three GEMMs per weight matrix: the forward (2 FLOPs per weight and token),
+    the activation gradient the layer below needs (2) and the weight gradient (2). Every weight is
+    trained in pre-training, continued pre-training and full fine-tuning: 6 · N. LoRA and QLoRA
+    freeze the N base weights: their forward and activation gradient are still computed, their
+    weight gradient is not, so the base model costs 4 · N; the adapters (``adapter_params``, trained)
+    cost 6 each, which is under 0.5 % of the total at the usual ranks and 0 when the rank and the
+    modules that carry adapters are not published. QLoRA's base weights are stored in 4 bits but
+    dequantised for the multiply: the same FLOPs. A recipe that does not state its method is counted
+    as training every weight (6 · N), the upper bound, and is ranked apart from those that say."""
+    if params <= 0:
+        raise ValueError("params must be positive")
+    if method in ADAPTER_TRAINING:
+        return 4.0 * params + 6.0 * adapter_params
+    if method is None or method in FULL_TRAINING:
+        return 6.0 * params
+    raise ValueError(f"unknown training method {method!r}; known: {', '.join(FULL_TRAINING + ADAPTER_TRAINING)}")
+
+
+def flops_formula(method: str | None) -> str:
+    """The convention in words, as the pages write it: `6 × N` or `4 × N`."""
+    return "4 × N" if method in ADAPTER_TRAINING else "6 × N"
+
+
 def six_n_flops_per_token(active_params: int | float) -> float:
-    """OpenRecipes' MFU convention: 6 · N training FLOPs per token (2N forward, 4N backward), N the
-    parameters active per token including the input embedding and the output head (``active_params``
-    in reference/models.yaml). Attention scores (QKᵀ and AV) and recomputation are not counted; for a
-    mixture of experts N holds the experts a token is routed to and the shared ones, not the rest."""
+    """6 · N training FLOPs per token (2N forward, 4N backward): ``training_flops_per_token`` when every
+    weight is trained, N as ``flops_params`` gives it. Attention scores (QKᵀ and AV) and recomputation
+    are not counted; for a mixture of experts N holds the experts a token is routed to and the shared
+    ones, not the rest."""
     if active_params <= 0:
         raise ValueError("active_params must be positive")
     return 6.0 * active_params

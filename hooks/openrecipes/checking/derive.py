@@ -12,7 +12,7 @@ from .. import flops
 from ..describe import layout_label
 from ..problems import Problem, json_path
 from ..reading.records import Recipe
-from ..reading.reference import GpuSpec, InstanceSpec, ModelSpec, Reference, closest
+from ..reading.reference import PEAK_COLUMN, GpuSpec, InstanceSpec, ModelSpec, Reference, closest
 from ..reading.yamlsource import SourceMap
 from . import (
     pricebasis,
@@ -176,9 +176,13 @@ def _derive(
     precision = lookup(f, "workload", "precision")
     tokens = lookup(f, "result", "tokens_per_s_per_gpu")
     peak = gpu.peak_tflops(precision) if gpu and precision else None
+    bf16_peak = gpu.peak_tflops("bf16") if gpu else None
     stated_params = lookup(f, "result", "active_params", "count")
-    params = stated_params or (model.active_params if model else None)
-    mfu = 6 * params * tokens / (peak * 1e12) if params and tokens and peak else None
+    params = stated_params or (flops.flops_params(model.active_params, model.architecture) if model else None)
+    method = lookup(f, "workload", "method", "kind")
+    per_token = flops.training_flops_per_token(params, method) if params else None
+    mfu = per_token * tokens / (peak * 1e12) if per_token and tokens and peak else None
+    mfu_bf16 = per_token * tokens / (bf16_peak * 1e12) if per_token and tokens and bf16_peak else None
 
     basis_spec = pricebasis.basis_instance(reference, gpu.key) if gpu is not None else None
     basis = Price(basis_spec, basis=True) if basis_spec else None
@@ -214,6 +218,11 @@ def _derive(
         publisher_figures=tuple(_publisher_figures(f, model)),
         inputs=_inputs(f),
         checks=(),
+        method=method,
+        flops_per_token=per_token,
+        peak_column=PEAK_COLUMN[precision] if peak else None,
+        bf16_peak_tflops=bf16_peak,
+        mfu_bf16=mfu_bf16,
     )
 
 

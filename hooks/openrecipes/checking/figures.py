@@ -92,9 +92,11 @@ class Derived:
     model: ModelSpec | None
     peak_tflops: float | None
     params: int | None
-    """N, the active parameters per token MFU counts: the recipe's, else the reference data's."""
+    """N, the active parameters per token MFU counts: the recipe's, else the reference data's
+    without the input embedding (flops.flops_params)."""
     params_from_recipe: bool
     mfu: float | None
+    """Against the dense peak of the training precision (`peak_column`)."""
     basis: Price | None
     """The price basis of the GPU type (pricebasis.DEFAULT), None when no price is sourced for it:
     every $ / 1M the site shows and ranks by is at this price, whatever instance the recipe names."""
@@ -118,6 +120,16 @@ class Derived:
     checks: tuple[Check, ...]
     notices: tuple[Problem, ...] = ()
     """Warnings: worth the author's attention, never a reason to stop the build."""
+    method: str | None = None
+    """The training method (`workload.method.kind`), None when the recipe does not state it: the
+    FLOPs convention (flops.training_flops_per_token) and every ranking go by it."""
+    flops_per_token: float | None = None
+    """Training FLOPs per token in the site's convention for the method (6 × N, or 4 × N for LoRA)."""
+    peak_column: str | None = None
+    """Which dense peak `mfu` is against: `bf16`, `fp8` or `fp4` (reference.PEAK_COLUMN)."""
+    bf16_peak_tflops: float | None = None
+    mfu_bf16: float | None = None
+    """MFU against the GPU's BF16 dense peak whatever the precision: one scale for every precision."""
 
     @property
     def passed(self) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .. import fmt
+from .. import flops, fmt
 from ..reading import records
 from ..reading.reference import PEAK_COLUMN
 from . import pricebasis
@@ -28,7 +28,11 @@ from .figures import (
 )
 
 
-@rule("MFU", "A stated MFU is within ±0.1 percentage points of 6 × N × tokens/s per GPU ÷ the GPU's dense peak.")
+@rule(
+    "MFU",
+    "A stated MFU is within ±0.1 percentage points of the training FLOPs per token (6 × N, or 4 × N for LoRA "
+    "and QLoRA) × tokens/s per GPU ÷ the GPU's dense peak at the training precision.",
+)
 def _mfu(ctx: Context) -> Iterator[Check]:
     stated = lookup(ctx.f, "result", "mfu")
     if stated is None or ctx.mfu is None:
@@ -46,8 +50,9 @@ def _mfu(ctx: Context) -> Iterator[Check]:
 
 def _mfu_formula(ctx: Context) -> str:
     precision = lookup(ctx.f, "workload", "precision")
+    factor = flops.flops_formula(ctx.method).split(" ")[0]
     return (
-        f"6 × {fmt.number(ctx.params)} active parameters × {fmt.as_written(ctx.f.result.tokens_per_s_per_gpu)} "
+        f"{factor} × {fmt.number(ctx.params)} active parameters × {fmt.as_written(ctx.f.result.tokens_per_s_per_gpu)} "
         f"tokens/s ÷ {fmt.as_written(ctx.peak_tflops)} TFLOP/s ({ctx.gpu.key} dense "
         f"{PEAK_COLUMN[precision].upper()} peak)"
     )

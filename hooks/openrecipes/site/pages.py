@@ -23,7 +23,7 @@ from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
 from ..reading.reference import REFERENCE_DIR, Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
-from . import charts, facts, launch
+from . import architecture, charts, facts, launch
 from .launch import Launch
 from .outputs import (
     COMPARE_PAGE,
@@ -240,7 +240,7 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         checks=check_statements(),
         basis_presets=pricebasis.price_data(site.reference)["presets"],
         basis_gpus=list(site.reference.gpus),
-        flops_params=flops.flops_params,
+        flops_params=lambda: flops.flops_params,  # a callable context value is called: this gives the function
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
@@ -280,12 +280,18 @@ def group_outputs(site: Pages) -> list[Output]:
             names.setdefault(slug(key_of(entry)), key_of(entry))
             groups[slug(key_of(entry))].append(entry)
         folder = posixpath.dirname(index_src)
+        kin = architecture.kin_by_model(site.reference, site.entries) if kind == "model" else {}
         summaries = []
         for group_slug in sorted(groups):
             src = f"{folder}/{group_slug}.md"
             members = groups[group_slug]
             gpu = site.reference.gpus.get(names[group_slug]) if kind == "gpu" else None
-            members_inputs = tuple(entry.listing for entry in members)
+            same = kin.get(group_slug, ())
+            # The page names each model of its architecture with its count of current recipes.
+            members_inputs = (
+                *(entry.listing for entry in members),
+                *(f"same architecture {other.slug} {other.current}" for other in same),
+            )
             group_charts, chart_outputs = _charts(site, f"{kind}-{group_slug}", members, members_inputs)
             page = site.page(
                 src,
@@ -294,6 +300,10 @@ def group_outputs(site: Pages) -> list[Output]:
                 name=names[group_slug],
                 gpu=gpu,
                 model=site.reference.model(names[group_slug]) if kind == "model" else None,
+                same_architecture=[
+                    {"name": other.name, "url": site.link(src, _group_src("model", other.name)), "count": other.current}
+                    for other in same
+                ],
                 rows=functools.partial(site.rows, src, _first_rows(members, GROUP_ROWS)),
                 total=len(members),
                 group={"kind": kind, "slug": group_slug},
@@ -365,13 +375,17 @@ def model_gpu_matrix(site: Pages, src: str) -> dict[str, Any]:
     models = sorted(names.values(), key=_natural_key)
     gpus = sorted({gpu for _, gpu in cells}, key=_natural_key)
     url_of = site.recipe_url_from(src)
+    kin = architecture.kin_by_model(site.reference, site.entries)
     rows = []
     for model in models:
+        same = kin.get(slug(model), ())
         row = []
         for gpu in gpus:
             members = cells.get((model, gpu), [])
             if not members:
-                row.append(None)
+                # An empty cell points to the models of the same architecture that have recipes there.
+                there = [_kin_link(site, src, other, gpu) for other in same if gpu in other.by_gpu]
+                row.append({"gpu": gpu, "entry": None, "same": there} if there else None)
                 continue
             best = min(members, key=fastest_first)
             row.append(
@@ -384,9 +398,25 @@ def model_gpu_matrix(site: Pages, src: str) -> dict[str, Any]:
                     "group_url": f"{site.link(src, _group_src('model', model))}?gpu={quote(gpu, safe='')}",
                 }
             )
-        rows.append({"model": model, "url": site.link(src, _group_src("model", model)), "cells": row})
+        rows.append(
+            {
+                "model": model,
+                "url": site.link(src, _group_src("model", model)),
+                "cells": row,
+                "same": [_kin_link(site, src, other) for other in same],
+            }
+        )
     columns = [{"gpu": gpu, "url": site.link(src, _group_src("gpu", gpu))} for gpu in gpus]
     return {"columns": columns, "rows": rows}
+
+
+def _kin_link(site: Pages, src: str, other: architecture.Kin, gpu: str | None = None) -> dict[str, Any]:
+    """A model of the same architecture, linked: its page (filtered to `gpu` when given) and its
+    count of current recipes (on `gpu`)."""
+    url = site.link(src, _group_src("model", other.name))
+    if gpu is None:
+        return {"name": other.name, "url": url, "count": other.current}
+    return {"name": other.name, "url": f"{url}?gpu={quote(gpu, safe='')}", "count": other.by_gpu[gpu]}
 
 
 def _natural_key(name: str) -> tuple:
