@@ -391,7 +391,7 @@ def test_list_is_in_table_order_with_aligned_columns(capsys: pytest.CaptureFixtu
             "id": "llama-3.1-70b/h100/fast",
             "GPUs": "16 × H100",
             "layout": "TP8 PP2",
-            "tokens/s/GPU": "1,100.0",
+            "tokens/s/GPU": "1,100",
             "$/1M": "$0.9722",  # at the price basis: Nebius H100, $3.85 per GPU-hour
             "MFU": "47.1%",
             "status": "verified",
@@ -556,12 +556,12 @@ def test_diff_against_the_working_tree_as_text(capsys: pytest.CaptureFixture[str
     base = git(repository.root, "rev-parse", "base")[:12]
     lines = out.splitlines()
     assert lines[0] == f"Recipes from base ({base}) to the working tree: 1 added, 1 changed, 1 removed"
-    assert lines[1] == "  added    llama-3.1-70b/h100/new  950.0 tokens/s/GPU · $1.13 per 1M · MFU 40.7%"
+    assert lines[1] == "  added    llama-3.1-70b/h100/new  950 tokens/s/GPU · $1.13 per 1M · MFU 40.7%"
     assert lines[2] == "  changed  llama-3.1-70b/h100/faster"
-    assert lines[3] == "             tokens/s/GPU  900.0 → 1,000.0  +100.0 (+11.1%)"
-    assert lines[4] == "             $/1M tokens   $1.19 → $1.07    −$0.1188 (−10.0%)"
-    assert lines[5] == "             MFU           38.5% → 42.8%    +4.3 pp"
-    assert lines[6] == "  removed  llama-3.1-70b/h100/gone  900.0 tokens/s/GPU · $1.19 per 1M · MFU 38.5%"
+    assert lines[3] == "             tokens/s/GPU  900 → 1,000    +100 (+11.1%)"
+    assert lines[4] == "             $/1M tokens   $1.19 → $1.07  −$0.1188 (−10.0%)"
+    assert lines[5] == "             MFU           38.5% → 42.8%  +4.3 pp"
+    assert lines[6] == "  removed  llama-3.1-70b/h100/gone  900 tokens/s/GPU · $1.19 per 1M · MFU 38.5%"
     assert len(lines) == 7
 
 

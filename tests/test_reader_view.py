@@ -11,6 +11,7 @@ import pytest
 import yaml
 from conftest import FIXTURES, BuildResult, Project, parse
 
+from openrecipes import fmt
 from openrecipes.loader import load_catalogue
 
 NANO = "nemotron-3-nano-30b-a3b/gb200/mb-26.06.01-mxfp8-8gpu"  # a hybrid model: headline counts only
@@ -74,3 +75,28 @@ def test_each_cause_of_a_figure_not_recomputed_has_its_own_words(
     (figures,) = [entry.derived.publisher_figures for entry in catalogue.entries if entry.recipe.id == DEEPSEEK]
     assert figures[0].not_recomputed == expected
     assert (figures[0].recomputed is None) == (expected is not None)
+
+
+# -- whole numbers are written without a decimal point -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(4912, "4,912"), (4912.0, "4,912"), (1194.3, "1,194.3"), (1e-07, "0.0000001")]
+)
+def test_a_whole_number_is_written_without_a_decimal_point(value: float, expected: str) -> None:
+    """Python's 4912.0 is JavaScript's 4912: both sides write it "4,912" (core.js asWritten)."""
+    assert fmt.as_written(value) == expected
+
+
+def test_a_published_whole_throughput_reads_as_published(fixture_site: BuildResult) -> None:
+    """Megatron-Bridge publishes 4912 tokens/s per GPU; the page said "4,912.0" in the headline
+    figures, the checks, the table of other recipes and the feed."""
+    stated = fixture_data(DEEPSEEK)["result"]["tokens_per_s_per_gpu"]
+    assert isinstance(stated, int)
+    html = fixture_site.html(f"recipes/{DEEPSEEK}/")
+    text = " ".join(parse(html).text)
+    assert f"Tokens/s per GPU {fmt.as_written(stated)} " in " ".join(text.split()) + " "
+    assert f"{fmt.as_written(stated)} tokens/s per GPU" in html  # the MFU check's stated figure
+    for page in (f"recipes/{DEEPSEEK}/", f"recipes/{NANO}/", "", "feed.xml"):
+        written = (fixture_site.site / page / ("" if page.endswith(".xml") else "index.html")).read_text("utf-8")
+        assert re.findall(r"\d\.0 tokens/s|>[\d,]+\.0<", written) == [], page

@@ -51,7 +51,7 @@ def test_seed_recipe_page_shows_every_section(fixture_site: BuildResult, fixture
         "Qwen3.8-27B on 8 × H200 · TP4 PP2",
         "verified",
         "correctness: pass",
-        f"Tokens/s per GPU {fmt.number(result['tokens_per_s_per_gpu'], 1)}",
+        f"Tokens/s per GPU {fmt.as_written(result['tokens_per_s_per_gpu'])}",
         # At the price basis of its GPU type, and at the instance it names.
         f"$ / 1M tokens {basis} price basis: Nebius H200, $4.50 per GPU-hour, the cheapest sourced H200"
         f" at its own instance, AWS p5en.48xlarge: {own}",
@@ -130,7 +130,7 @@ def test_a_home_table_row_holds_the_exact_values(fixture_site: BuildResult) -> N
             "model": "Qwen3.8-27B",
             "gpus": "8 × H200",
             "layout": "TP4 PP2",
-            "tokens": fmt.number(tokens, 1),
+            "tokens": fmt.as_written(tokens),
             "usd": fmt.usd(usd),
             "mfu": fmt.percent(mfu),
             "status": "verified correctness: pass",  # the evidence in one column
@@ -375,7 +375,7 @@ def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publ
     first, last = stated.window
     for expected in (
         "Llama 2 70B on 8 × H100 · TP4 PP1",
-        f"Tokens/s per GPU {fmt.number(stated.tokens_per_s_per_gpu, 1)}",
+        f"Tokens/s per GPU {fmt.as_written(stated.tokens_per_s_per_gpu)}",
         f"MFU {fmt.percent(entry.derived.mfu)} N = 68,976,648,192 active parameters per token (reference data)",
         f"Measured {stated.measured}",
         f"Window steps {first}–{last} of {stated.steps_per_run} {fmt.number(stated.window_tokens)} tokens",

@@ -52,12 +52,22 @@ def percent(fraction: float, places: int = 1) -> str:
 
 
 def as_written(value: float | int) -> str:
-    """A stated figure with exactly the decimals it was written with: 5.8, 0.000236, 1,194.3."""
+    """A stated figure with exactly the decimals it was written with: 5.8, 0.000236, 1,194.3; a
+    whole number without a decimal point: 4912 and 4912.0 are both '4,912'. (YAML and JSON make
+    4912.0 of `4912.0`, and JavaScript makes 4912 of it: a figure never reads '4,912.0' on one page
+    and '4,912' on the next. docs/assets/core.js `asWritten` is the same rule.)"""
+    return number(value, decimals(value))
+
+
+def decimals(value: float | int) -> int:
+    """The decimals `value` was written with: 0 for a whole number (int or float), else the
+    decimals of the shortest text that reads back as the same float (1194.3 -> 1, 1e-07 -> 7)."""
+    if isinstance(value, int) or float(value).is_integer():
+        return 0
     text = repr(value)
     if "e" in text or "E" in text:
         text = format(Decimal(text), "f")
-    places = len(text.split(".")[1]) if "." in text else 0
-    return number(value, places)
+    return len(text.split(".")[1]) if "." in text else 0
 
 
 def plural(count: float, word: str) -> str:

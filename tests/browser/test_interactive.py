@@ -383,7 +383,7 @@ def test_compare_shows_deltas_differing_fields_and_a_script_diff(page: Any, site
         mid, big = (usd_per_gpu_hour / (tokens * 3600) * 1e6 for tokens in (900.0, 700.0))
         return [fmt.usd(mid), f"{fmt.usd(big)}\n+{fmt.usd(big - mid)} ({describe.relative_change(big, mid)})"]
 
-    assert metric("Tokens/s per GPU") == ["900.0", "700.0\n−22.2%"]
+    assert metric("Tokens/s per GPU") == ["900", "700\n−22.2%"]
     # At the price basis, not at the instances their authors rented (below a dollar: four figures).
     assert metric("$ / 1M tokens") == at(H100_BASIS) == ["$1.19", "$1.53\n+$0.3395 (+28.6%)"]
     assert metric("MFU")[1].endswith("−8.6 pp")

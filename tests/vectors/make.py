@@ -9,10 +9,11 @@ on the Python side fails until the file is made again and the scripts agree with
     .venv/bin/python tests/vectors/make.py
 
 Values cross to JavaScript as JSON, which cannot tell 9000.0 from 9000: a whole float is written
-as an integer here, and the Python side is asked about that integer (`_js`). (So `as_written` is
-held equal only on what JavaScript can be given: a recipe's `gpu_hours: 1024.0` is "1,024.0" on its
-page and "1,024" on the compare page, which reads it from JSON.) Integers past 2^53, NaN,
-infinities and -0.0 have no JSON or JavaScript counterpart and are not used.
+as an integer here, and the Python side is asked about that integer (`_js`). `fmt.as_written`
+writes a whole float as the integer it equals, as JavaScript must, so a recipe's `gpu_hours:
+1024.0` is "1,024" on its page and on the compare page alike (tests/test_reader_view.py holds
+that). Integers past 2^53, NaN, infinities and -0.0 have no JSON or JavaScript counterpart and are
+not used.
 
 Every case is held equal: negative numbers that round to zero ("0.00") and percentages of very
 large fractions (the decimal point moved in the written number) included.

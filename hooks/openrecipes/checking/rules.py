@@ -78,7 +78,7 @@ def _plausible_mfu(ctx: Context) -> Iterator[Check]:
     yield Check(
         name="Plausible MFU",
         field=("result", "tokens_per_s_per_gpu"),
-        stated=f"{fmt.number(tokens, 1)} tokens/s per GPU",
+        stated=f"{fmt.as_written(tokens)} tokens/s per GPU",
         recomputed=f"MFU {fmt.percent(mfu, 1)}",
         tolerance=f"MFU at most {fmt.percent(MFU_CEILING, 0)}",
         formula=_mfu_formula(ctx) if ctx.mfu is not None else "the stated MFU",

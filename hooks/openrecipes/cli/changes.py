@@ -152,7 +152,7 @@ def _signed(value: float, text: str) -> str:
 
 def _summary(figures: Figures) -> str:
     return (
-        f"{fmt.number(figures.tokens_per_s_per_gpu, 1)} tokens/s/GPU · "
+        f"{fmt.as_written(figures.tokens_per_s_per_gpu)} tokens/s/GPU · "
         f"{NO_PRICE if figures.usd_per_million_tokens is None else fmt.usd(figures.usd_per_million_tokens)} per 1M · "
         f"MFU {NOT_PUBLISHED if figures.mfu is None else fmt.percent(figures.mfu)}"
     )
@@ -162,10 +162,11 @@ def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, s
     """(label, before → after, delta) for each headline figure."""
     old, new = before.tokens_per_s_per_gpu, after.tokens_per_s_per_gpu
     relative = f" ({_signed(new - old, fmt.percent(abs(new - old) / old))})" if old else ""
+    places = max(fmt.decimals(old), fmt.decimals(new))  # the difference to the decimals stated
     yield (
         "tokens/s/GPU",
-        f"{fmt.number(old, 1)} → {fmt.number(new, 1)}",
-        _signed(new - old, fmt.number(abs(new - old), 1)) + relative,
+        f"{fmt.as_written(old)} → {fmt.as_written(new)}",
+        _signed(new - old, fmt.number(abs(new - old), places)) + relative,
     )
     old_usd, new_usd = before.usd_per_million_tokens, after.usd_per_million_tokens
     if old_usd is None or new_usd is None:

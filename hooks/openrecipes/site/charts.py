@@ -146,7 +146,7 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
     # Short lines: a tooltip wider than a phone is cut off.
     lines = [
         describe.title(entry.recipe),
-        f"{fmt.number(tokens, 1)} tokens/s per GPU · " + (f"MFU {fmt.percent(mfu)}" if mfu is not None else "no MFU"),
+        f"{fmt.as_written(tokens)} tokens/s per GPU · " + (f"MFU {fmt.percent(mfu)}" if mfu is not None else "no MFU"),
         f"{precision or 'precision not published'} · {f.status}",
     ]
     head = "<br>".join(escape(line) for line in lines)

@@ -516,7 +516,7 @@ FACTS: tuple[Fact, ...] = (
         "tokens",
         "Tokens/s per GPU",
         at("result.tokens_per_s_per_gpu"),
-        show=Format("number", 1),
+        show=Format("as_written"),  # as stated: a publisher's 4912 is "4,912", never "4,912.0"
         numeric=True,
         section="figures",
         notes=_throughput_notes,

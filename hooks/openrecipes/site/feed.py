@@ -79,7 +79,7 @@ def entry_xml_text(entry: Entry, url: str, base: str) -> str:
     mfu = facts.BY_KEY["mfu"].text(entry)
     correctness = f", correctness {f.correctness.result}" if f.correctness else ""
     summary = (
-        f"{fmt.number(f.result.tokens_per_s_per_gpu, 1)} tokens/s per GPU, {price}, "
+        f"{fmt.as_written(f.result.tokens_per_s_per_gpu)} tokens/s per GPU, {price}, "
         f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
     )
     item = ElementTree.Element("entry")
