@@ -29,7 +29,9 @@ from openrecipes.importers import megatron_bridge as mb
 from openrecipes.importers import megatron_bridge_launch as launches
 from openrecipes.importers import megatron_bridge_recipes, sync, torchtitan_recipes
 from openrecipes.importers import torchtitan as tt
+from openrecipes.importers.common import Planned
 from openrecipes.importers.gitsource import GitSource
+from openrecipes.importers.supersede import Configuration, supersede
 from openrecipes.importers.tables import number
 from openrecipes.reading import yamlwrite
 from openrecipes.reading.schema import Schema
@@ -420,18 +422,49 @@ def test_a_later_release_supersedes_the_same_configuration(mb_repo: tuple[Path, 
     older = recipes["deepseek-v3/gb300/mb-26.12-mxfp8-256gpu"]
     assert older["status"] == "deprecated"
     assert older["deprecation"] == {
-        "reason": "superseded by the 27.02 figures",
+        "reason": "Superseded by the 27.02 release's row for the same configuration (DeepSeekV3, DGX-GB300, "
+        "256 GPUs, mxfp8, pre-training, sequence length 4,096): 7,001 tokens/s per GPU (this row: 6,500). The rule: "
+        "a newer release that publishes the same model, system, GPU count, precision, training method and sequence "
+        "length supersedes the older row; layout and batch sizes may differ, as releases retune them.",
         "superseded_by": "deepseek-v3/gb300/mb-27.02-mxfp8-256gpu",
     }
     assert recipes["llama-3-70b/h100/mb-26.12-fp8-64gpu"]["deprecation"]["superseded_by"] == (
         "llama-3-70b/h100/mb-27.02-fp8-64gpu"
     )
-    # Not the same configuration: another precision label (FP8-CS against FP8), another qualifier
-    # (DeepSeekV3 (w/o MTP) against DeepSeekV3), another system, another GPU count or batch.
+    # Not the same configuration: another precision (FP8-CS against an FP8 whose scaling neither the
+    # page nor a documented launch states), another qualifier (DeepSeekV3 (w/o MTP) against
+    # DeepSeekV3), another system, another GPU count.
     assert status["llama-3-70b/h100/mb-25.11-fp8cs-64gpu"] == "published"
     assert status["deepseek-v3/gb200/mb-25.11-mxfp8-256gpu-wo-mtp"] == "published"
     assert status["deepseek-v3/b200/mb-26.12-mxfp8-256gpu"] == "published"
     assert sum(value == "deprecated" for value in status.values()) == 2
+
+
+def _planned(release: str, gbs: int = 256, seq: int = 8192, precision: str = "fp8", note: str = "") -> Planned:
+    configuration = Configuration("LLAMA3_70B", "DGX-H100", 64, precision, "pre-training", seq, precision_from=note)
+    data = {"status": "published", "result": {"tokens_per_s_per_gpu": 1000 + gbs}, "workload": {"global_batch": gbs}}
+    name = f"llama-3-70b/h100/mb-{release}-{precision.replace(' ', '')}-64gpu-gbs{gbs}-seq{seq}"
+    return Planned(name, data, configuration, mb.release_key(release), release)
+
+
+def test_the_supersede_rule_compares_model_system_gpus_precision_method_and_sequence_length() -> None:
+    old, retuned = _planned("26.02", gbs=128), _planned("26.06", gbs=256)
+    longer = _planned("26.02", seq=16384)
+    scaled = _planned("26.02", precision="fp8 tensorwise")
+    launched = _planned("26.08", precision="fp8 tensorwise", note="the launcher loads X (-c fp8_cs)")
+    result = {planned.id: planned for planned in supersede([old, retuned, longer, scaled, launched])}
+    # A retuned batch (and layout) is the same job's newer figures; a longer sequence is another job.
+    assert result[old.id].data["deprecation"]["superseded_by"] == retuned.id
+    assert "(this row: 1,128)" in result[old.id].data["deprecation"]["reason"]
+    assert result[retuned.id].data["status"] == "published"
+    assert result[longer.id].data["status"] == "published"
+    # A precision read through the launch says so in the reason.
+    reason = result[scaled.id].data["deprecation"]["reason"]
+    assert result[scaled.id].data["deprecation"]["superseded_by"] == launched.id
+    assert reason.endswith("The precision as read for 26.08: the launcher loads X (-c fp8_cs).")
+    # Two rows of the newest release for one configuration: which replaces the older is ambiguous.
+    twice = supersede([old, _planned("26.06", gbs=256), _planned("26.06", gbs=512)])
+    assert [planned.data["status"] for planned in twice] == ["published"] * 3
 
 
 def test_only_chosen_releases_are_imported(mb_repo: tuple[Path, str]) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..loader import slug
+
+if TYPE_CHECKING:
+    from .supersede import Configuration
 
 _ID_PART = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -19,8 +22,9 @@ class Planned:
     id: str
     """`<model slug>/<gpu slug>/<name>`, the file recipes/<id>.yaml."""
     data: dict[str, Any]
-    configuration: tuple[Any, ...] | None = None
-    """What makes two rows of different releases the same configuration; None: never superseded."""
+    configuration: Configuration | None = None
+    """What makes two rows of different releases the same configuration (supersede.py's rule);
+    None: never superseded."""
     release: tuple[int, ...] = ()
     """Orders releases, newest last; a newer release's recipe supersedes an older one's."""
     release_name: str = ""
@@ -43,6 +47,9 @@ class Import:
     owns: Callable[[str], bool]
     """Whether a recipe id this importer wrote before is one this import answers for (it may
     remove it); `openrecipes import megatron-bridge --release 26.08` leaves other releases alone."""
+    releases_skipped: tuple[Skipped, ...] = ()
+    """Releases the source prints of which no row makes a recipe, each with why (Megatron-Bridge's
+    25.09, whose tables have no Precision column): said apart from their rows, in the output."""
 
 
 def recipe_id(model: str, gpu: str, name: str) -> str:

@@ -24,7 +24,7 @@ from . import megatron_bridge_launch as launches
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 from .megatron_bridge_context import Cited, Context, read_context
-from .supersede import supersede
+from .supersede import Configuration, supersede
 
 IMPORTER = "megatron-bridge"
 PUBLISHER = "NVIDIA"
@@ -136,7 +136,31 @@ def build(source: GitSource, releases: Sequence[str] | None = None) -> Import:
         tuple(supersede(planned)),
         tuple(skipped),
         lambda recipe: recipe.rsplit("/", 1)[-1].startswith(prefixes),
+        _releases_skipped(pages, selected, planned, skipped),
     )
+
+
+def _releases_skipped(
+    pages: Sequence[PageFile], selected: set[str], planned: Sequence[Planned], skipped: Sequence[Skipped]
+) -> tuple[Skipped, ...]:
+    """Each selected release none of whose rows makes a recipe, with the reason its rows share."""
+    imported = {recipe.release_name for recipe in planned}
+    found = []
+    for page in pages:
+        for release in page.page.releases:
+            if release not in selected or release in imported:
+                continue
+            marker = f"({release} NeMo Container,"
+            reasons = Counter(item.reason for item in skipped if marker in item.where)
+            rows = sum(1 for row in page.page.rows if row.release == release and row.variant == "primary")
+            where = f"release {release} ({page.file.path}:{page.page.release_lines[release]})"
+            if not reasons:
+                found.append(Skipped(where, "it prints no performance table"))
+            elif len(reasons) == 1:
+                found.append(Skipped(where, f"{next(iter(reasons))} (all {rows} rows)"))
+            else:
+                found.append(Skipped(where, f"none of its {rows} rows makes a recipe (each is listed above, with why)"))
+    return tuple(found)
 
 
 def _rounding(page: mb.Page) -> dict[str, int]:
@@ -275,18 +299,39 @@ def _recipe(
     ]
     if disagreements:
         data["disagreements"] = disagreements
-    configuration = (
-        model_key,
-        values.qualifier,
-        values.system,
-        values.gpus,
-        precision_value,
-        scaling,
-        kind,
-        values.seq_len,
-        values.gbs,
+    configuration = Configuration(
+        model=_model_as_printed(values),
+        system=values.system,
+        gpus=values.gpus,
+        method=kind,
+        sequence_length=values.seq_len,
+        **_compared_precision(precision_value, scaling, launch),
     )
     return Planned(recipe_id(model_key, gpu, name), data, configuration, mb.release_key(row.release), row.release)
+
+
+_LAUNCHED_SCALING = {"fp8_cs": "tensorwise"}
+"""The FP8 scaling of a launcher's -c value, as PRECISIONS records the label that names it (FP8-CS)."""
+
+
+def _compared_precision(precision: str, scaling: str | None, launch: launches.Found) -> dict[str, str]:
+    """The precision supersede.py compares: as recorded, and for an FP8 row whose scaling the page
+    does not print (26.x), the scaling of the configuration the release's launcher loads for the row,
+    when the launch is documented and that configuration says it."""
+    if scaling:
+        return {"precision": f"{precision} {scaling}"}
+    if precision == "fp8" and isinstance(launch, launches.Documented):
+        launched = _LAUNCHED_SCALING.get(launch.compute_dtype)
+        if launched:
+            return {
+                "precision": f"{precision} {launched}",
+                "precision_from": (
+                    f"the page prints FP8 without its scaling; the configuration Megatron-Bridge's launcher loads "
+                    f"for the row at {launch.release.tag} is {launch.configuration} (-c {launch.compute_dtype}, "
+                    f"{launched} current scaling)"
+                ),
+            }
+    return {"precision": precision}
 
 
 def _distinct_ids(planned: Iterable[Planned]) -> list[Planned]:
