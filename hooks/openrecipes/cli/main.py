@@ -177,7 +177,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     root = project_root(args.root)
     try:
         source = GitSource.open(Path(args.repo), args.commit)
-        imported = IMPORTERS[args.importer](source, getattr(args, "release", getattr(args, "round", None)))
+        imported = IMPORTERS[args.importer](source, getattr(args, "release", None))
     except GitError as error:
         raise UsageError(str(error)) from None
     except ParseError as error:  # the publisher's file is in a shape the importer does not know
@@ -357,39 +357,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source_command(
         "torchtitan", "pytorch/torchtitan benchmarks/*.md: the rows that publish sequence length and tokens/s per GPU"
-    )
-
-    from .measure import cmd_measure, window
-
-    measuring = command(
-        "measure",
-        "the result block a training log supports: throughput, step-time variation, GPU-hours, time to train",
-        "Read training logs (MLPerf result_N.txt with :::MLLOG lines, Megatron-LM/Megatron-Bridge iteration lines, "
-        "torchtitan step lines) and print the recipe `result` they support, as YAML, each figure with the log lines "
-        "it came from: tokens/s per GPU over a window that leaves out warm-up (by default the first fifth of the "
-        "logged intervals), the step-time coefficient of variation, GPU-hours, and for MLPerf the time to train "
-        "(run_start to run_stop; several runs scored by MLPerf's rule) and whether the quality target was reached. "
-        "A bad log gets file:line: message and exit status 1, and nothing is printed or written.",
-    )
-    measuring.add_argument("logs", nargs="+", metavar="LOG", help="one step log, or the result logs of one MLPerf result")
-    measuring.add_argument("--gpus", type=_positive, metavar="N", help="GPUs the run used (logs do not say)")
-    measuring.add_argument(
-        "--seq-length", type=_positive, metavar="N", help="tokens per sequence, where the log does not print it"
-    )
-    measuring.add_argument(
-        "--window", type=window, metavar="A:B", help="first and last step measured, inclusive (default: leave out warm-up)"
-    )
-    measuring.add_argument(
-        "--write", metavar="RECIPE", help="set these keys of the recipe's result in place (comments kept), if it validates"
-    )
-    measuring.set_defaults(run=cmd_measure)
-    mlperf = source_command(
-        "mlperf",
-        "mlcommons/training_results_vX.Y: every closed-division LLM result (Llama 2 70B LoRA, Llama 3.1 405B and 8B, "
-        "GPT-3) of every submitter, with its system description, time to train, target and launch",
-    )
-    mlperf.add_argument(
-        "--round", metavar="X.Y", help="the round (5.0), where the repository's README.md does not name it"
     )
 
     return parser
