@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 
 from ..problems import Problem
 from . import mllog
-from .mllog import MlperfLog, Where
+from .mllog import MlperfLog, Where, located
 from .steps import Step, StepLog
 
 WARMUP_FRACTION = 5
@@ -68,13 +68,13 @@ class Measurement:
 def measure(logs: Sequence[MlperfLog | StepLog], settings: Settings) -> tuple[Measurement | None, tuple[Problem, ...]]:
     """The figures the logs support; None and the problems when any figure asked for cannot be made."""
     if not logs:
-        return None, (Problem("", 0, 0, "", "no log given"),)
+        return None, (located("", 0, "no log given"),)
     if all(isinstance(log, MlperfLog) for log in logs):
         return _mlperf([log for log in logs if isinstance(log, MlperfLog)], settings)
     if len(logs) > 1:
         names = ", ".join(log.path for log in logs)
         return None, (
-            Problem(logs[1].path, 0, 0, "", f"one step log at a time ({names}): several are read only for MLPerf runs"),
+            located(logs[1].path, 0, f"one step log at a time ({names}): several are read only for MLPerf runs"),
         )
     log = logs[0]
     assert isinstance(log, StepLog)
@@ -104,19 +104,15 @@ def _steps(log: StepLog, settings: Settings) -> tuple[Measurement | None, tuple[
         ]
         if missing:
             problems.append(
-                Problem(
+                located(
                     log.path,
                     0,
-                    0,
-                    "",
                     f"a Megatron log prints neither GPU count nor sequence length: give {' and '.join(missing)}",
                 )
             )
         unbatched = next((step for step in chosen if step.global_batch_size is None), None)
         if unbatched is not None:
-            problems.append(
-                Problem(log.path, unbatched.at.line, 0, "", "this iteration line prints no 'global batch size'")
-            )
+            problems.append(located(log.path, unbatched.at.line, "this iteration line prints no 'global batch size'"))
         if problems:
             return None, tuple(problems)
         assert settings.gpus is not None and settings.seq_length is not None
@@ -135,7 +131,7 @@ def _steps(log: StepLog, settings: Settings) -> tuple[Measurement | None, tuple[
         timed = [step for step in chosen if step.step_time_ms is not None]
         seconds = sum((step.steps or 0) * (step.step_time_ms or 0) / 1000 for step in timed)
         if not timed or seconds <= 0:
-            return None, (Problem(log.path, chosen[0].at.line, 0, "", "the window's lines have no time between them"),)
+            return None, (located(log.path, chosen[0].at.line, "the window's lines have no time between them"),)
         rate = (
             sum(
                 (step.tokens_per_s_per_gpu or 0) * (step.steps or 0) * (step.step_time_ms or 0) / 1000 for step in timed
@@ -190,8 +186,8 @@ def _window(log: StepLog, asked: tuple[int, int] | None) -> tuple[Problem | None
     counted = [step for step in log.steps if step.steps is not None]
     if asked is None:
         if not counted:
-            return Problem(
-                log.path, log.steps[0].at.line, 0, "", "one logged line: no interval to measure (its length is unknown)"
+            return located(
+                log.path, log.steps[0].at.line, "one logged line: no interval to measure (its length is unknown)"
             ), []
         skip = max(0, math.ceil(len(log.steps) / WARMUP_FRACTION) - 1)
         return None, counted[skip:]
@@ -199,11 +195,9 @@ def _window(log: StepLog, asked: tuple[int, int] | None) -> tuple[Problem | None
     inside = [step for step in counted if step.step - (step.steps or 1) + 1 >= low and step.step <= high]
     if not inside:
         logged = f"{log.steps[0].step} to {log.steps[-1].step}"
-        return Problem(
+        return located(
             log.path,
             0,
-            0,
-            "",
             f"no logged interval lies within steps {low} to {high} (logged steps: {logged};"
             " the first line's interval is unknown)",
         ), []
@@ -219,11 +213,9 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
     benchmarks = {log.benchmark for log in logs}
     if len(benchmarks) > 1:
         return None, (
-            Problem(
+            located(
                 logs[1].path,
                 0,
-                0,
-                "",
                 f"the logs are of different benchmarks: {', '.join(sorted(b or 'none' for b in benchmarks))}",
             ),
         )
@@ -235,7 +227,7 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
         verdict = mllog.verdict(log)
         if not verdict.reached:
             where = verdict.status.at.line if verdict.status else 0
-            problems.append(Problem(log.path, where, 0, "", f"the quality target was not reached: {verdict.reason}"))
+            problems.append(located(log.path, where, f"the quality target was not reached: {verdict.reason}"))
             continue
         runs.append((log, timed, verdict))
     if problems:
@@ -366,11 +358,9 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
 def _mlperf_sequence(log: MlperfLog, settings: Settings) -> tuple[int | None, Problem | None]:
     logged = log.sequence_length
     if logged is not None and settings.seq_length is not None and logged.value != settings.seq_length:
-        return None, Problem(
+        return None, located(
             log.path,
             logged.at.line,
-            0,
-            "",
             f"the log's max_sequence_length is {logged.value}, not --seq-length {settings.seq_length}",
         )
     if logged is not None:
@@ -405,7 +395,7 @@ def _mlperf_window(
         if start >= low and end <= high:
             chosen.append((event, count, rate))
     if not chosen:
-        return [], Problem(log.path, 0, 0, "", f"no tracked_stats block lies within steps {low} to {high}")
+        return [], located(log.path, 0, f"no tracked_stats block lies within steps {low} to {high}")
     return chosen, None
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..problems import Problem
 from .megatron import ITERATION, parse_megatron
-from .mllog import MARKER, MlperfLog, parse_mllog
+from .mllog import MARKER, MlperfLog, located, parse_mllog
 from .steps import StepLog
 from .torchtitan import STEP, parse_torchtitan
 
@@ -19,10 +19,10 @@ def read_log(path: Path, shown: str) -> tuple[MlperfLog | StepLog | None, tuple[
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            return None, (Problem(shown, 0, 0, "", f"the log is {size:,} bytes; at most {MAX_BYTES:,} are read"),)
+            return None, (located(shown, 0, f"the log is {size:,} bytes; at most {MAX_BYTES:,} are read"),)
         data = path.read_bytes()
     except OSError as error:
-        return None, (Problem(shown, 0, 0, "", f"cannot read the log: {error.strerror or error}"),)
+        return None, (located(shown, 0, f"cannot read the log: {error.strerror or error}"),)
     if MARKER.encode() in data:
         return parse_mllog(data, shown)
     text = data.decode("utf-8", errors="replace")
@@ -31,11 +31,9 @@ def read_log(path: Path, shown: str) -> tuple[MlperfLog | StepLog | None, tuple[
     if STEP.search(text):
         return parse_torchtitan(text, shown)
     return None, (
-        Problem(
+        located(
             shown,
             0,
-            0,
-            "",
             "not a training log this reads: no MLPerf ':::MLLOG' line, Megatron 'iteration N/ M |' line"
             " or torchtitan 'step: N  loss:' line",
         ),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from ..problems import Problem
-from .mllog import Where
+from .mllog import Where, located
 from .steps import Step, StepLog, number, timestamp
 
 ITERATION = re.compile(r"\biteration\s+(\d+)\s*/\s*(\d+)\s*\|")
@@ -81,7 +81,7 @@ def parse_megatron(text: str, path: str) -> tuple[StepLog | None, tuple[Problem,
         previous = record
     if not steps:
         if not problems:
-            problems.append(Problem(path, 0, 0, "", "no Megatron iteration lines ('iteration N/ M | ...')"))
+            problems.append(located(path, 0, "no Megatron iteration lines ('iteration N/ M | ...')"))
         return None, tuple(problems)
     return StepLog(path, "megatron", tuple(steps)), tuple(problems)
 

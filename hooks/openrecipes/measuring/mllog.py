@@ -41,6 +41,11 @@ RULES = (
 )
 
 
+def located(path: str, line: int, message: str) -> Problem:
+    """A problem with a whole line (column 1), or with the whole file when `line` is 0."""
+    return Problem(path, line, 1 if line else 0, "", message)
+
+
 @dataclass(frozen=True, slots=True)
 class Where:
     """A line of a log: `path` as the user named it, `line` 1-based."""
@@ -217,7 +222,7 @@ def read_mllog_file(path: Path, shown: str | None = None) -> tuple[MlperfLog | N
     try:
         data = path.read_bytes()
     except OSError as error:
-        return None, (Problem(name, 0, 0, "", f"cannot read the log: {error.strerror or error}"),)
+        return None, (located(name, 0, f"cannot read the log: {error.strerror or error}"),)
     return parse_mllog(data, name)
 
 
@@ -231,7 +236,7 @@ def parse_mllog(data: bytes | str, path: str) -> tuple[MlperfLog | None, tuple[P
     problems: list[Problem] = []
     for number, line in _lines(data):
         if isinstance(line, Problem):
-            problems.append(Problem(path, number, 0, "", line.message))
+            problems.append(located(path, number, line.message))
             continue
         column = line.find(MARKER)
         if column < 0:
@@ -242,7 +247,7 @@ def parse_mllog(data: bytes | str, path: str) -> tuple[MlperfLog | None, tuple[P
         else:
             events.append(event)
     if not events and not problems:
-        problems.append(Problem(path, 0, 0, "", f"no '{MARKER.strip()}' lines: this is not an MLPerf result log"))
+        problems.append(located(path, 0, f"no '{MARKER.strip()}' lines: this is not an MLPerf result log"))
     problems += _structure(events)
     if not events:
         return None, tuple(problems)
@@ -253,13 +258,11 @@ def time_to_train(log: MlperfLog) -> TimeToTrain | Problem:
     """run_start to run_stop, or a located problem saying which is missing or out of order."""
     start, stop = log.run_start, log.run_stop
     if start is None:
-        return Problem(log.path, 0, 0, "", "no run_start: the timed run never began in this log")
+        return located(log.path, 0, "no run_start: the timed run never began in this log")
     if stop is None:
-        return Problem(
-            log.path, start.at.line, 0, "", "no run_stop after this run_start: the run did not finish in this log"
-        )
+        return located(log.path, start.at.line, "no run_stop after this run_start: the run did not finish in this log")
     if stop.time_ms < start.time_ms:
-        return Problem(log.path, stop.at.line, 0, "", f"run_stop is earlier than run_start (line {start.at.line})")
+        return located(log.path, stop.at.line, f"run_stop is earlier than run_start (line {start.at.line})")
     return TimeToTrain(start, stop)
 
 
@@ -310,11 +313,11 @@ def _lines(data: bytes | str) -> Iterable[tuple[int, str | Problem]]:
             try:
                 line = line.decode("utf-8")
             except UnicodeDecodeError as error:
-                yield index, Problem("", 0, 0, "", f"an MLLOG line that is not UTF-8 (byte {error.start + 1})")
+                yield index, located("", 0, f"an MLLOG line that is not UTF-8 (byte {error.start + 1})")
                 continue
         if len(line) > MAX_LINE:
             if MARKER in line:
-                yield index, Problem("", 0, 0, "", f"an MLLOG line longer than {MAX_LINE:,} characters")
+                yield index, located("", 0, f"an MLLOG line longer than {MAX_LINE:,} characters")
             continue
         yield index, line.rstrip("\r")
 
@@ -359,11 +362,9 @@ def _structure(events: list[Event]) -> list[Problem]:
         found = [event for event in events if event.key == key]
         for extra in found[1:]:
             problems.append(
-                Problem(
+                located(
                     extra.at.path,
                     extra.at.line,
-                    0,
-                    "",
                     f"a second {key} (the first is on line {found[0].at.line}): a result log holds one run",
                 )
             )
@@ -371,11 +372,9 @@ def _structure(events: list[Event]) -> list[Problem]:
     stops = [e for e in events if e.key == "run_stop"]
     if starts and stops and stops[0].at.line < starts[0].at.line:
         problems.append(
-            Problem(
+            located(
                 stops[0].at.path,
                 stops[0].at.line,
-                0,
-                "",
                 f"run_stop comes before run_start (line {starts[0].at.line})",
             )
         )

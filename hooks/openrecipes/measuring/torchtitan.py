@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..problems import Problem
-from .mllog import Where
+from .mllog import Where, located
 from .steps import Step, StepLog, number, timestamp
 
 STEP = re.compile(r"\bstep:\s*(\d+)\s+loss:\s*(\S+)")
@@ -83,7 +83,7 @@ def parse_torchtitan(text: str, path: str) -> tuple[StepLog | None, tuple[Proble
         )
     if not steps:
         if not problems:
-            problems.append(Problem(path, 0, 0, "", "no torchtitan step lines ('step: N  loss: ...  tps: ...')"))
+            problems.append(located(path, 0, "no torchtitan step lines ('step: N  loss: ...  tps: ...')"))
         return None, tuple(problems)
     return StepLog(path, "torchtitan", tuple(steps), ignored), tuple(problems)
 
