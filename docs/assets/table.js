@@ -335,15 +335,32 @@
         while (th.firstChild) button.appendChild(th.firstChild);
         button.appendChild(h("span", { class: "or-sort__icon", "aria-hidden": "true" }));
         th.appendChild(button);
-        button.addEventListener("click", () => {
-          if (this.state.sort === key) this.state.dir = this.state.dir === "asc" ? "desc" : "asc";
-          else {
+        th.classList.add("or-sortable");
+        // The whole header cell sorts (its padding too, where a click would otherwise do nothing);
+        // the button inside it is what the keyboard reaches, and its click bubbles to here.
+        th.addEventListener("click", () => {
+          const [shown, dir] = this.sortShown();
+          if (shown === key) {
+            this.state.sort = key;
+            this.state.dir = dir === "asc" ? "desc" : "asc";
+          } else {
             this.state.sort = key;
             this.state.dir = "asc";
           }
           this.changed(true);
         });
       }
+    }
+
+    /**
+     * The column the rows are sorted by and its direction, as the header shows it: the reader's
+     * column, else the first of the default order ($ / 1M ascending), which is then as sorted as
+     * any column the reader picks and carries aria-sort as the build writes it.
+     */
+    sortShown() {
+      if (this.state.sort && this.columns.has(this.state.sort)) return [this.state.sort, this.state.dir];
+      const first = ORDER.find((item) => this.columns.has(item.key));
+      return first ? [first.key, first.dir] : [null, "asc"];
     }
 
     buildControls() {
@@ -556,8 +573,9 @@
       this.draw();
       this.updateSelects(words, wanted);
       if (this.search.value !== this.state.search) this.search.value = this.state.search;
+      const [shown, dir] = this.sortShown();
       for (const [key, { th }] of this.columns) {
-        if (key === this.state.sort) th.setAttribute("aria-sort", this.state.dir === "desc" ? "descending" : "ascending");
+        if (key === shown) th.setAttribute("aria-sort", dir === "desc" ? "descending" : "ascending");
         else th.removeAttribute("aria-sort");
       }
       const filtered = FILTERS.some((f) => this.state.filters[f.name]) || this.state.search.trim() !== "";

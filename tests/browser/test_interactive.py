@@ -91,6 +91,13 @@ def sort_by(page: Any, key: str) -> None:
     page.click(f'th[data-key="{key}"] button')
 
 
+def sorted_headers(page: Any) -> dict[str, str]:
+    """Each header cell with aria-sort, and its value: one, the column the rows are in order of."""
+    return page.eval_on_selector_all(
+        "th[aria-sort]", "ths => Object.fromEntries(ths.map(th => [th.dataset.key, th.getAttribute('aria-sort')]))"
+    )
+
+
 def tokens_of(site: Site, recipe_id: str) -> float:
     return SEED_TOKENS if recipe_id == SEED_ID else site.recipes[recipe_id]["result"]["tokens_per_s_per_gpu"]
 
@@ -102,19 +109,20 @@ def test_table_without_script_changes_is_complete_and_in_default_order(page: Any
     page.goto(site.url)
     assert row_ids(page) == DEFAULT_ORDER
     assert page.text_content("[data-or-count]") == "7 of 7 recipes"
-    assert page.eval_on_selector_all("th[aria-sort]", "ths => ths.length") == 0
+    assert sorted_headers(page) == {"usd": "ascending"}  # the default order's column says so
 
 
 def test_clicking_a_header_sorts_numbers_as_numbers_with_unpriced_last_both_ways(page: Any, site: Site) -> None:
     page.goto(site.url)
 
+    # Already sorted by $ / 1M, cheapest first: the first click turns it round.
     sort_by(page, "usd")
-    assert page.get_attribute('th[data-key="usd"]', "aria-sort") == "ascending"
-    assert row_ids(page) == DEFAULT_ORDER  # $24.42 sorts after $3.19: as a number, not as text
-    sort_by(page, "usd")
-    assert page.get_attribute('th[data-key="usd"]', "aria-sort") == "descending"
-    assert row_ids(page) == [*reversed(DEFAULT_ORDER[:-1]), "llama-3.1-70b/mi300x/onprem"]  # unpriced still last
+    assert sorted_headers(page) == {"usd": "descending"}
+    assert row_ids(page) == [*reversed(DEFAULT_ORDER[:-1]), DEFAULT_ORDER[-1]]  # unpriced still last
     assert query(page)["sort"] == ["usd"] and query(page)["dir"] == ["desc"]
+    sort_by(page, "usd")
+    assert sorted_headers(page) == {"usd": "ascending"}
+    assert row_ids(page) == DEFAULT_ORDER  # $24.42 sorts after $3.19: as a number, not as text
 
     sort_by(page, "gpus")  # 8, 8, 16, ..., 128: "128" would come first as text
     assert page.get_attribute('th[data-key="usd"]', "aria-sort") is None
@@ -134,7 +142,31 @@ def test_clicking_a_header_sorts_numbers_as_numbers_with_unpriced_last_both_ways
     page.click("[data-or-default-order]")
     assert row_ids(page) == DEFAULT_ORDER
     assert "sort" not in query(page)
-    assert page.eval_on_selector_all("th[aria-sort]", "ths => ths.length") == 0
+    assert sorted_headers(page) == {"usd": "ascending"}
+
+
+@pytest.mark.parametrize("how", ["the cell's padding", "the keyboard"])
+def test_the_whole_header_cell_sorts_and_the_keyboard_reaches_it(page: Any, site: Site, how: str) -> None:
+    """A click anywhere in a header cell sorts, not only on the words (the button inside it), and
+    the keyboard sorts with Tab and Enter or Space on the same button."""
+    page.goto(site.url)
+    header = page.locator('th[data-key="gpus"]')
+    if how == "the keyboard":
+        header.locator("button").focus()
+        page.keyboard.press("Enter")
+    else:
+        cell, words = header.bounding_box(), header.locator("button").bounding_box()
+        assert cell["height"] > words["height"] + 4 and cell["width"] > words["width"] + 4
+        header.click(position={"x": 2, "y": 2})  # the top left corner: padding, outside the button
+    assert sorted_headers(page) == {"gpus": "ascending"}
+    counts = page.eval_on_selector_all("tbody tr[data-recipe]", "rows => rows.map(r => Number(r.dataset.count))")
+    assert counts == sorted(counts)
+    if how == "the keyboard":
+        page.keyboard.press("Space")
+    else:
+        header.click(position={"x": 2, "y": 2})
+    assert sorted_headers(page) == {"gpus": "descending"}
+    assert page.evaluate("getComputedStyle(document.querySelector('th[data-key=gpus]')).cursor") == "pointer"
 
 
 def test_filters_search_and_count_live_in_the_address(page: Any, site: Site, watch: Watch) -> None:
