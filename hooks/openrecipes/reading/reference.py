@@ -50,6 +50,8 @@ class GpuSpec:
     precisions: tuple[str, ...]
     """The formats its tensor cores multiply in."""
     sourced: Sourced
+    colour: str | None = None
+    """Its chart colour (`#RRGGBB`) when the reference gives one; charts choose one from the key otherwise."""
 
     def runs(self, precision: str) -> bool:
         return precision in self.precisions
@@ -250,6 +252,7 @@ def _gpu(key: str, entry: Mapping[str, Any]) -> GpuSpec:
         fp4_tflops=entry["dense_tflops"].get("fp4"),
         precisions=tuple(entry["precisions"]),
         sourced=_sourced(entry),
+        colour=entry.get("colour"),
     )
 
 
