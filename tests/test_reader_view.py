@@ -13,6 +13,7 @@ from conftest import FIXTURES, BuildResult, Project, parse
 
 from openrecipes import fmt
 from openrecipes.loader import load_catalogue
+from openrecipes.site import facts
 
 NANO = "nemotron-3-nano-30b-a3b/gb200/mb-26.06.01-mxfp8-8gpu"  # a hybrid model: headline counts only
 DEEPSEEK = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"  # an architecture the reference data holds
@@ -100,3 +101,28 @@ def test_a_published_whole_throughput_reads_as_published(fixture_site: BuildResu
     for page in (f"recipes/{DEEPSEEK}/", f"recipes/{NANO}/", "", "feed.xml"):
         written = (fixture_site.site / page / ("" if page.endswith(".xml") else "index.html")).read_text("utf-8")
         assert re.findall(r"\d\.0 tokens/s|>[\d,]+\.0<", written) == [], page
+
+
+# -- expert parallelism does not apply to a dense model ------------------------------------------
+
+TRAINY = "llama-3.1-8b/h200/tt-202506-trainy-whitefiber-fp8-32gpu"  # dense, publishes no EP or ETP
+
+
+def test_a_dense_model_says_expert_parallelism_does_not_apply(fixture_site: BuildResult) -> None:
+    html = fixture_site.html(f"recipes/{TRAINY}/")
+    layout = html[html.index('id="layout"') :]
+    layout = layout[: layout.index("</table>") + 300]
+    text = " ".join(" ".join(parse(layout).text).split())
+    for label in ("Expert parallel (EP)", "Expert tensor parallel (ETP)"):
+        assert f"{label} does not apply: a dense model has no experts" in text
+    unpublished = re.search(r"Not published: ([^.]*)\.", text)
+    assert unpublished is not None and "Expert" not in unpublished.group(1)
+    assert '<td class="or-missing">does not apply: a dense model has no experts</td>' in layout
+
+
+def test_a_mixture_of_experts_that_leaves_out_a_degree_has_not_published_it(fixture_entries: dict[str, Any]) -> None:
+    """DeepSeek-V3 publishes EP 64 and no ETP: for a model with experts, that is not published."""
+    entry = fixture_entries[DEEPSEEK]
+    assert facts.BY_KEY["ep"].text(entry) == "64"
+    assert facts.BY_KEY["etp"].text(entry) == facts.NOT_PUBLISHED
+    assert facts.BY_KEY["etp"].text(fixture_entries[TRAINY]) == facts.DENSE

@@ -391,6 +391,18 @@ def _provider(entry: Entry) -> Any:
     return gpu.system if gpu.system else ABSENT
 
 
+DENSE = "does not apply: a dense model has no experts"
+"""What an expert-parallel degree a dense model's recipe leaves out is: not unpublished, absent."""
+
+
+def _experts_missing(entry: Entry) -> str:
+    """An expert-parallel degree left out: it does not apply to a dense model (every parameter
+    active for every token, by the reference data's counts), and is not published for any other."""
+    model = entry.derived.model
+    dense = model is not None and model.active_params == model.total_params
+    return DENSE if dense else NOT_PUBLISHED
+
+
 def _count_times_gpu(entry: Entry) -> tuple[int, str]:
     return (entry.recipe.fields.gpu.count, entry.recipe.fields.gpu.type)
 
@@ -654,8 +666,14 @@ FACTS: tuple[Fact, ...] = (
     Fact("pp", "Pipeline parallel (PP)", at("layout.pp"), section="layout"),
     Fact("vpp", "Virtual pipeline stages (VPP)", at("layout.vpp"), section="layout"),
     Fact("cp", "Context parallel (CP)", at("layout.cp"), section="layout"),
-    Fact("ep", "Expert parallel (EP)", at("layout.ep"), section="layout"),
-    Fact("etp", "Expert tensor parallel (ETP)", at("layout.etp"), section="layout"),
+    Fact("ep", "Expert parallel (EP)", at("layout.ep"), missing=_experts_missing, section="layout"),
+    Fact(
+        "etp",
+        "Expert tensor parallel (ETP)",
+        at("layout.etp"),
+        missing=_experts_missing,
+        section="layout",
+    ),
     Fact("dp", "Data parallel (DP)", _data_parallel, show=_derived_degree, section="layout"),
     Fact(
         "sharding",
