@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .. import describe, fmt
+from .. import describe, flops, fmt
 from ..checking import pricebasis
 from ..loader import PAGE_ONLY, Entry, slug
 from ..reading import records
@@ -239,6 +239,14 @@ class Fact:
     figures say so themselves."""
     cell: Cell = "text"
     """How the value is drawn in its section (a price, a hash) and in the table of other recipes."""
+    qualifier: Callable[[Entry], str | None] | None = None
+    """What the value is measured against, written after it wherever it is written as text and
+    after the label of a headline figure ("vs FP8 peak"); two values with different qualifiers are
+    never compared. Its record path (`qualifier_record`) gives the compare page the same words."""
+    qualifier_record: str | None = None
+    omit_when: Callable[[Entry], bool] | None = None
+    """In its section, leave the row out when this is true of the recipe (a figure that would repeat
+    another: MFU vs BF16 peak of a BF16 run)."""
 
     def __post_init__(self) -> None:
         if self.record is None and getattr(self.read, "record", None):
@@ -275,13 +283,31 @@ class Fact:
         return value.isoformat() if isinstance(value, dt.date) else str(value)
 
     def text(self, entry: Entry) -> str:
-        """The value as people read it, or what stands in for it."""
+        """The value as people read it (with its qualifier), or what stands in for it."""
         value = self.read(entry)
         if value is ABSENT:
             return self.missing_text(entry)
         if value is None:
             return self.null if self.null is not None else self.missing_text(entry)
-        return self._shown(value)
+        qualifier = self.qualifier_of(entry)
+        return self._shown(value) + (f" {qualifier}" if qualifier else "")
+
+    def bare_text(self, entry: Entry) -> str:
+        """The value as `text` writes it, without its qualifier (a headline figure's, whose label has it)."""
+        value = self.value(entry)
+        return self.text(entry) if value is None else self._shown(value)
+
+    def qualifier_of(self, entry: Entry) -> str | None:
+        return self.qualifier(entry) if self.qualifier and self.value(entry) is not None else None
+
+    def label_for(self, entry: Entry) -> str:
+        """The label of a headline figure: with the qualifier of the recipe's value ("MFU vs FP8 peak")."""
+        qualifier = self.qualifier_of(entry)
+        return f"{self.label} {qualifier}" if qualifier else self.label
+
+    def comparable(self, entry: Entry, other: Entry) -> bool:
+        """Whether two recipes' values are on one scale (the same qualifier): only then is a difference written."""
+        return self.qualifier_of(entry) == self.qualifier_of(other)
 
     def sort_value(self, entry: Entry) -> Any:
         """What the table sorts by: a number for numeric facts; None last in either direction."""
@@ -460,11 +486,37 @@ def _mfu_missing(entry: Entry) -> str:
 
 
 def _mfu_notes(entry: Entry) -> tuple[Note, ...]:
-    params = entry.derived.params
-    if not params:
+    derived = entry.derived
+    if not derived.params:
         return ()
-    source = "" if entry.derived.params_from_recipe else " (reference data)"
-    return (Note((f"N = {fmt.number(params)} active parameters per token{source}",)),)
+    if derived.params_from_recipe:
+        source = " (the recipe's)"
+    elif derived.model is not None and derived.model.architecture is None:
+        source = " (headline count: whether it holds the input embedding is not published)"
+    else:
+        source = " without the input embedding"
+    formula = flops.flops_formula(derived.method)
+    why = "LoRA: frozen weights have no weight gradient" if derived.method in flops.ADAPTER_TRAINING else ""
+    why = why or ("method not stated: every weight counted as trained" if derived.method is None else "")
+    return (
+        Note((f"{formula} FLOPs per token{f' ({why})' if why else ''}",)),
+        Note((f"N = {fmt.number(derived.params)} active parameters per token{source}",)),
+    )
+
+
+def method_of(entry: Entry) -> str:
+    """The recipe's training method as lists write it (`describe.method_name`): what every ranking
+    is made within (pre-training, LoRA, ... and "not stated")."""
+    return describe.method_name(entry.derived.method)
+
+
+def _mfu_peak(entry: Entry) -> str | None:
+    column = entry.derived.peak_column
+    return describe.peak_name(column) if column else None
+
+
+def _mfu_bf16_missing(entry: Entry) -> str:
+    return "no sourced BF16 peak" if entry.derived.params else NOT_PUBLISHED
 
 
 def _step_time_notes(entry: Entry) -> tuple[Note, ...]:
@@ -509,6 +561,17 @@ def _window_notes(entry: Entry) -> tuple[Note, ...]:
 FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
     Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
+    Fact(
+        "method",
+        "Method",
+        method_of,
+        sort=describe.method_order,
+        column="text",
+        column_after="model",
+        facet="Any method",
+        csv="method",
+        terminal="method",
+    ),
     Fact(
         "gpus",
         "GPUs",
@@ -568,6 +631,26 @@ FACTS: tuple[Fact, ...] = (
         terminal="MFU",
         compare=Change("points", better=1, scale=100, places=1),
         alternative=True,
+        qualifier=_mfu_peak,
+        qualifier_record="derived.mfu_against",
+    ),
+    # The dense peak the MFU above is against, in the CSV beside it (the tables write it in the cell).
+    Fact("mfu_peak", "MFU peak", _derived_or_absent("peak_column"), csv="mfu_peak"),
+    Fact(
+        "mfu_bf16",
+        "MFU vs BF16 peak",
+        _derived_or_absent("mfu_bf16"),
+        show=Format("percent"),
+        missing=_mfu_bf16_missing,
+        numeric=True,
+        section="figures",
+        column="text",
+        column_after="mfu",
+        csv="mfu_vs_bf16_peak",
+        omit_when=lambda entry: entry.derived.peak_column == "bf16",  # the MFU above is against it already
+        terminal="MFU/BF16",
+        compare=Change("points", better=1, scale=100, places=1),
+        alternative=True,
     ),
     Fact(
         "step_time_cv",
@@ -615,6 +698,7 @@ FACTS: tuple[Fact, ...] = (
         lambda entry: launch.primary(entry.recipe.fields).kind,
         show=launch.LABELS.__getitem__,
         facet="Any launch",
+        facet_value=launch.LABELS.__getitem__,
         csv="launch",
     ),
     Fact(
@@ -625,6 +709,19 @@ FACTS: tuple[Fact, ...] = (
         section="figures",
         notes=_runs_notes,
         csv="measured",
+    ),
+    Fact(
+        "first_published",  # when an imported row first appeared in the publisher's history (git)
+        "First published",
+        at("source.first_published.date"),
+        show=lambda value: value.isoformat(),
+        csv="first_published",
+    ),
+    Fact(
+        "first_published_commit",
+        "First published in commit",
+        at("source.first_published.commit"),
+        csv="first_published_commit",
     ),
     Fact("window", "Window", _window, show=_steps, section="figures", notes=_window_notes),
     Fact(
@@ -741,7 +838,14 @@ FACTS: tuple[Fact, ...] = (
         section="moe",
         omit_missing=True,
     ),
-    Fact("method", "Training", at("workload.method"), show=describe.method, section="workload"),
+    Fact(
+        "training",
+        "Training",
+        at("workload.method"),
+        show=describe.method,
+        missing=describe.METHOD_NOT_STATED,
+        section="workload",
+    ),
     Fact("rows", "Rows", at("workload.rows"), section="workload"),
     Fact(
         "row_tokens",
@@ -878,6 +982,8 @@ def rows(name: Section, entry: Entry) -> Iterator[tuple[Fact, str]]:
     for fact in section(name):
         if fact.omit_missing and fact.read(entry) is ABSENT:
             continue
+        if fact.omit_when is not None and fact.omit_when(entry):
+            continue
         yield fact, fact.text(entry)
 
 
@@ -937,6 +1043,8 @@ def figure_config() -> list[dict[str, Any]]:
             "kind": fact.cell if fact.cell in ("price", "cost") else "value",
             "format": fact.show.config(),  # a Format: Fact.__post_init__
             "change": fact.compare.config(),
+            # What the value is against, written after it; no difference between different ones.
+            "qualifier": fact.qualifier_record,
         }
         for fact in COMPARED
         if fact.compare is not None and isinstance(fact.show, Format)
