@@ -261,7 +261,7 @@ def test_new_writes_every_field_with_placeholders_that_fail_until_filled(
     # What was given is filled in, spelled as the reference data spells it; what follows from it too.
     assert data["model"] == "Llama 3.1 70B"
     gpu = {key: value for key, value in data["gpu"].items() if not is_placeholder(value)}
-    assert gpu == {"type": "H100", "memory_gb": 80, "count": 16, "per_node": 8, "instance": "AWS p5.48xlarge"}
+    assert gpu == {"type": "H100", "count": 16, "per_node": 8, "instance": "AWS p5.48xlarge"}  # memory: the author's
 
     code, out, err = run(capsys, "--root", project.root, "validate", path)
     assert code == 1
@@ -325,7 +325,7 @@ def test_new_published_writes_only_the_core_every_public_report_has(
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     schema = Schema.load(REPO / "schema/recipe.schema.yaml").document
     assert set(data) == set(schema["required"]) | {"source"}  # source: required by schema version 2
-    assert set(data["gpu"]) == {"type", "memory_gb", "count", "per_node"}  # memory: the H100's only size
+    assert set(data["gpu"]) == {"type", "count", "per_node"}  # memory: optional, and the author's to state
     assert set(data["workload"]) == {"row_tokens", "global_batch", "precision"}
     assert set(data["layout"]) == {"tp", "pp"} and set(data["result"]) == {"tokens_per_s_per_gpu"}
     code, out, _ = run(capsys, "--root", project.root, "validate", path)

@@ -12,6 +12,7 @@ import yaml
 from conftest import FIXTURES, BuildResult, Project, parse
 
 from openrecipes import fmt
+from openrecipes.cli.main import main
 from openrecipes.loader import load_catalogue
 from openrecipes.site import facts
 
@@ -126,3 +127,30 @@ def test_a_mixture_of_experts_that_leaves_out_a_degree_has_not_published_it(fixt
     assert facts.BY_KEY["ep"].text(entry) == "64"
     assert facts.BY_KEY["etp"].text(entry) == facts.NOT_PUBLISHED
     assert facts.BY_KEY["etp"].text(fixture_entries[TRAINY]) == facts.DENSE
+
+
+# -- `openrecipes new` writes no default ----------------------------------------------------------
+
+
+def test_new_leaves_the_gpu_memory_to_the_author(capsys: pytest.CaptureFixture[str], project: Project) -> None:
+    """`--gpu H100` wrote `memory_gb: 80`, a default the author never gave (an H100 of another
+    variant has 94 or 96 GB): it is a placeholder saying what the reference data lists."""
+    arguments = ["--model", "Llama 3.1 70B", "--gpu", "H100", "--count", "16", "--name", "mine"]
+    assert main(["--root", str(project.root), "new", *arguments]) == 0
+    path = project.root / "recipes/llama-3.1-70b/h100/mine.yaml"
+    memory = yaml.safe_load(path.read_text(encoding="utf-8"))["gpu"]["memory_gb"]
+    assert memory == (
+        "FILL IN: Memory of one GPU in the vendor's GB, as your GPUs have it (reference/gpus.yaml lists 80 GB for H100)"
+    )
+    capsys.readouterr()
+    assert main(["--root", str(project.root), "validate", str(path)]) == 1
+    problems = [line for line in capsys.readouterr().out.splitlines() if "$.gpu.memory_gb:" in line]
+    assert problems == [
+        f"recipes/llama-3.1-70b/h100/mine.yaml:{_line_of(path, 'memory_gb:')}:14: $.gpu.memory_gb: placeholder not "
+        "filled in: Memory of one GPU in the vendor's GB (141 for H200, 80 for H100 SXM); it tells variants of one "
+        "GPU apart. Write a number > 0 and ≤ 4,096, or delete the line: the field is optional"
+    ]
+
+
+def _line_of(path: Any, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..loader import RECIPE_SUFFIX, RECIPES_DIR, segment_problem, slug
 from ..problems import json_path
-from ..reading.placeholders import FieldPath, is_placeholder
+from ..reading.placeholders import PLACEHOLDER, FieldPath, is_placeholder
 from ..reading.reference import Reference, load_reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
 from ..reading.yamlsource import SourceMap
@@ -55,8 +55,14 @@ def given_values(request: NewRecipe, reference: Reference | None) -> tuple[dict[
             f"GPU {request.gpu!r} is not in reference/gpus.yaml: add it there with its source, "
             f"or validation fails (known: {', '.join(sorted(reference.gpus))})"
         )
-    if gpu_spec is not None and not gpu_spec.other_memory_gb:
-        values[("gpu", "memory_gb")] = gpu_spec.memory_gb  # the only memory size this GPU comes in
+    if gpu_spec is not None and request.status != "published":
+        # Never a default: the author states what their GPUs had (a variant the reference data does
+        # not list yet has another size). The placeholder says what the reference data knows.
+        sizes = " or ".join(f"{size:g}" for size in gpu_spec.memory_options)
+        values[("gpu", "memory_gb")] = (
+            f"{PLACEHOLDER}: Memory of one GPU in the vendor's GB, as your GPUs have it "
+            f"(reference/gpus.yaml lists {sizes} GB for {gpu_spec.key})"
+        )
     instance_spec = None
     if request.instance is not None:
         if request.instance.strip().lower() == NO_INSTANCE:
