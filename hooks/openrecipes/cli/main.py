@@ -177,7 +177,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     root = project_root(args.root)
     try:
         source = GitSource.open(Path(args.repo), args.commit)
-        imported = IMPORTERS[args.importer](source, getattr(args, "release", None))
+        imported = IMPORTERS[args.importer](source, getattr(args, "release", getattr(args, "round", None)))
     except GitError as error:
         raise UsageError(str(error)) from None
     except ParseError as error:  # the publisher's file is in a shape the importer does not know
@@ -357,6 +357,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source_command(
         "torchtitan", "pytorch/torchtitan benchmarks/*.md: the rows that publish sequence length and tokens/s per GPU"
+    )
+    mlperf = source_command(
+        "mlperf",
+        "mlcommons/training_results_vX.Y: every closed-division LLM result (Llama 2 70B LoRA, Llama 3.1 405B and 8B, "
+        "GPT-3) of every submitter, with its system description, time to train, target and launch",
+    )
+    mlperf.add_argument(
+        "--round", metavar="X.Y", help="the round (5.0), where the repository's README.md does not name it"
     )
 
     return parser

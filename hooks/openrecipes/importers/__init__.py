@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from . import megatron_bridge, megatron_bridge_recipes, sync, torchtitan, torchtitan_recipes
+from . import megatron_bridge, megatron_bridge_recipes, mlperf, mlperf_recipes, sync, torchtitan, torchtitan_recipes
 from .common import Import
 from .gitsource import GitSource
 
-ParseError = (megatron_bridge.ParseError, torchtitan.ParseError)
+ParseError = (megatron_bridge.ParseError, torchtitan.ParseError, mlperf.ParseError)
 """What a publisher's file in an unknown shape raises (both are ValueErrors)."""
 
 IMPORTERS: dict[str, Callable[[GitSource, Sequence[str] | None], Import]] = {
     megatron_bridge_recipes.IMPORTER: megatron_bridge_recipes.build,
     torchtitan_recipes.IMPORTER: lambda source, _releases: torchtitan_recipes.build(source),
+    # MLPerf's option is the round (`--round 5.0`), for a clone whose README does not name it.
+    mlperf_recipes.IMPORTER: lambda source, round_name: mlperf_recipes.build(source, round_name),  # type: ignore[arg-type]
 }
 
 __all__ = ["IMPORTERS", "Import", "ParseError", "sync"]

@@ -1,0 +1,307 @@
+"""MLCommons' `training_results_vX.Y` repositories, read at a commit: every closed-division result of
+an LLM benchmark as a typed `Result` (its system description, its result logs, its scaling file),
+and the configuration files a submission's launch sources.
+
+The layout every round keeps: `<submitter>/results/<system>/<benchmark>/result_*.txt` (one MLLOG
+log per run), `<submitter>/systems/<system>.json` (the system description), and
+`<submitter>/benchmarks/<benchmark>/implementations/<implementation>/` (the code, its README and
+the `config_*.sh` files a launch sources). The logs are read with `measuring.mllog`, the one
+MLLOG reader; nothing here decides what a recipe says (`mlperf_recipes` does).
+
+Everything read is a stranger's: a log line that is not an MLLOG event, a system description that
+is not JSON or is missing, is a located problem carried by the result, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..measuring import mllog
+from ..problems import Problem
+from ..reading.gitrev import GitError
+from .gitsource import FileAtCommit, GitSource
+
+REPOSITORY = "mlcommons/training_results_v{round}"
+
+
+class ParseError(ValueError):
+    """The repository is not in the shape this importer reads (no round can be found, say)."""
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    """As MLCommons names it in paths and in `submission_benchmark` (`llama2_70b_lora`)."""
+    model: str
+    """reference/models.yaml key."""
+    title: str
+    """As MLCommons' results tables print it."""
+    sequence_length: int | None
+    """Tokens per sample where the benchmark fixes it and the log does not say (the LoRA data set is
+    packed into 8,192-token sequences); None where the log's max_sequence_length is read."""
+    sequence_source: str = ""
+    method: str | None = None
+    """`lora` for the fine-tuning benchmark; None for pre-training."""
+
+
+LORA_DATA = (
+    "https://github.com/mlcommons/training_results_v4.0/blob/62f111b7690f163b269f32e4f93dcaaa13717c9c/"
+    "NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo/README.md#L6"
+)
+BENCHMARKS: Mapping[str, Benchmark] = MappingProxyType(
+    {
+        "llama2_70b_lora": Benchmark(
+            "llama2_70b_lora",
+            "Llama 2 70B",
+            "Llama 2 70B LoRA",
+            8192,
+            '"Dataset hosted on the MLPerf drive is already tokenized and packed so that each sequence '
+            f'has length 8192" ({LORA_DATA})',
+            "lora",
+        ),
+        "llama31_405b": Benchmark("llama31_405b", "Llama 3.1 405B", "Llama 3.1 405B", None),
+        "llama31_8b": Benchmark("llama31_8b", "Llama 3.1 8B", "Llama 3.1 8B", None),
+        "gpt3": Benchmark("gpt3", "GPT-3 175B", "GPT-3", None),
+    }
+)
+
+_ROUND = re.compile(r"MLPerf\W{0,3} Training v(\d+\.\d+)")
+_RESULT_LOG = re.compile(r"result_[A-Za-z0-9_.-]*\.txt")
+
+
+@dataclass(frozen=True)
+class RunLog:
+    file: FileAtCommit
+    log: mllog.MlperfLog | None
+    problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True)
+class SystemDescription:
+    file: FileAtCommit
+    values: Mapping[str, str]
+    """Every key of the JSON object whose value is text or a number, as text."""
+    lines: Mapping[str, int]
+    """The line each key is on (the file is one key a line in every round)."""
+
+    def get(self, key: str) -> str:
+        return self.values.get(key, "").strip()
+
+
+@dataclass(frozen=True)
+class Result:
+    round: str
+    submitter: str
+    system: str
+    benchmark: Benchmark
+    folder: str
+    """`<submitter>/results/<system>/<benchmark>`."""
+    runs: tuple[RunLog, ...]
+    description: SystemDescription | None
+    problems: tuple[Problem, ...] = ()
+    """What keeps the result from being read: a missing or malformed system description."""
+    scaling: tuple[float, FileAtCommit] | None = None
+    """MLCommons' score scaling factor (scaling.json), where the result has one."""
+
+    @property
+    def where(self) -> str:
+        return self.folder
+
+
+@dataclass(frozen=True)
+class Repository:
+    source: GitSource
+    round: str
+    results: tuple[Result, ...]
+    skipped: tuple[tuple[str, str], ...] = field(default=())
+    """(folder, why) for results of other benchmarks' divisions that are not read at all."""
+
+    @property
+    def name(self) -> str:
+        return REPOSITORY.format(round=self.round)
+
+
+def round_of(source: GitSource, given: str | None) -> str:
+    """The round: as given, else as the repository's README names it."""
+    if given:
+        if not re.fullmatch(r"\d+\.\d+", given):
+            raise ParseError(f"--round {given!r}: a round is written like 5.0")
+        return given
+    if source.exists("README.md"):
+        found = _ROUND.search(source.show("README.md"))
+        if found:
+            return found.group(1)
+    raise ParseError(
+        f'the README.md at {source.commit[:12]} does not name the round ("MLPerf Training vX.Y"): pass --round'
+    )
+
+
+def read(source: GitSource, round_name: str | None = None) -> Repository:
+    round_ = round_of(source, round_name)
+    results: list[Result] = []
+    for submitter in (path.lstrip("/") for path in source.list("")):
+        folder = f"{submitter}/results"
+        for path in source.tree(folder):
+            parts = path.split("/")
+            if len(parts) != 5 or parts[3] not in BENCHMARKS or not _RESULT_LOG.fullmatch(parts[4]):
+                continue
+            key = "/".join(parts[:4])
+            if results and results[-1].folder == key:
+                continue
+            results.append(_result(source, round_, submitter, parts[2], BENCHMARKS[parts[3]], key))
+    return Repository(source, round_, tuple(results))
+
+
+def _result(source: GitSource, round_: str, submitter: str, system: str, benchmark: Benchmark, folder: str) -> Result:
+    files = [path for path in source.list(folder) if _RESULT_LOG.fullmatch(path.rsplit("/", 1)[-1])]
+    runs = []
+    unread: list[Problem] = []
+    for path in sorted(files, key=_natural):
+        try:
+            file = source.read(path)
+        except GitError as error:  # listed but not stored (a large file left out of a snapshot, say)
+            unread.append(Problem(path, 0, 0, "", f"the log cannot be read at this commit: {error}"))
+            continue
+        log, problems = mllog.parse_mllog(file.text, path)
+        runs.append(RunLog(file, log, problems))
+    description, problems = _description(source, f"{submitter}/systems/{system}.json")
+    scaling = _scaling(source, f"{folder}/scaling.json")
+    return Result(round_, submitter, system, benchmark, folder, tuple(runs), description, (*unread, *problems), scaling)
+
+
+def _natural(path: str) -> tuple[object, ...]:
+    """result_2.txt before result_10.txt."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path))
+
+
+def _description(source: GitSource, path: str) -> tuple[SystemDescription | None, tuple[Problem, ...]]:
+    if not source.exists(path):
+        return None, (Problem(path, 0, 0, "", "the system description is missing: every result names one"),)
+    file = source.read(path)
+    try:
+        data = json.loads(file.text)
+    except json.JSONDecodeError as error:
+        return None, (Problem(path, error.lineno, error.colno, "", f"the system description is not JSON: {error.msg}"),)
+    if not isinstance(data, dict):
+        return None, (Problem(path, 1, 1, "", "the system description is not a JSON object"),)
+    values = {
+        key: str(value)
+        for key, value in data.items()
+        if isinstance(key, str) and isinstance(value, str | int | float) and not isinstance(value, bool)
+    }
+    lines: dict[str, int] = {}
+    for number, line in enumerate(file.text.splitlines(), start=1):
+        found = re.match(r'\s*"([^"]+)"\s*:', line)
+        if found and found.group(1) in values:
+            lines.setdefault(found.group(1), number)
+    return SystemDescription(file, MappingProxyType(values), MappingProxyType(lines)), ()
+
+
+def _scaling(source: GitSource, path: str) -> tuple[float, FileAtCommit] | None:
+    if not source.exists(path):
+        return None
+    file = source.read(path)
+    try:
+        value = json.loads(file.text).get("scaling_factor")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 100:
+        return None
+    return float(value), file
+
+
+# --- configuration files --------------------------------------------------------------------------
+
+_EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+_SOURCE = re.compile(r"^\s*(?:source|\.)\s+(.+?)\s*(?:#.*)?$")
+_HERE = re.compile(
+    r"^[\"']?(?:\$\(\s*dirname\s+[\"']?\$\{?BASH_SOURCE(?:\[0\])?\}?[\"']?\s*\)|\$\{?[A-Za-z_]*DIR\}?|\.)/"
+)
+
+
+@dataclass(frozen=True)
+class Assignment:
+    name: str
+    value: str
+    """As written, quotes and a trailing comment or `;` taken off."""
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ShellConfig:
+    """A `config_*.sh` with the files it sources, in the order bash would run them."""
+
+    path: str
+    files: tuple[FileAtCommit, ...]
+    """The configuration first, then each file it sources (existing ones), in source order."""
+    assignments: tuple[Assignment, ...]
+    """Every `export NAME=value`, in the order bash runs them (a later one wins)."""
+    missing: tuple[tuple[str, int, str], ...] = ()
+    """(file, line, sourced path) for each `source` of a file that is not there."""
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def values(self) -> dict[str, Assignment]:
+        final: dict[str, Assignment] = {}
+        for item in self.assignments:
+            final.pop(item.name, None)
+            final[item.name] = item
+        return final
+
+    def get(self, *names: str) -> Assignment | None:
+        values = self.values
+        return next((values[name] for name in names if name in values), None)
+
+
+def read_config(source: GitSource, path: str) -> ShellConfig:
+    files: list[FileAtCommit] = []
+    assignments: list[Assignment] = []
+    missing: list[tuple[str, int, str]] = []
+    _read_config(source, path, files, assignments, missing, depth=0)
+    return ShellConfig(path, tuple(files), tuple(assignments), tuple(missing))
+
+
+def _read_config(
+    source: GitSource,
+    path: str,
+    files: list[FileAtCommit],
+    assignments: list[Assignment],
+    missing: list[tuple[str, int, str]],
+    depth: int,
+) -> None:
+    if depth > 4 or any(file.path == path for file in files):
+        return
+    file = source.read(path)
+    files.append(file)
+    folder = path.rsplit("/", 1)[0]
+    for number, line in enumerate(file.text.splitlines(), start=1):
+        sourced = _SOURCE.match(line)
+        if sourced:
+            name = _HERE.sub("", sourced.group(1)).strip("\"'")
+            target = f"{folder}/{name}"
+            if "$" not in name and "/" not in name and source.exists(target):
+                _read_config(source, target, files, assignments, missing, depth + 1)
+            else:
+                missing.append((path, number, sourced.group(1)))
+            continue
+        exported = _EXPORT.match(line)
+        if exported:
+            assignments.append(Assignment(exported.group(1), _shell_value(exported.group(2)), path, number))
+
+
+def _shell_value(text: str) -> str:
+    text = text.strip()
+    if text[:1] in "\"'":
+        quote = text[0]
+        end = text.find(quote, 1)
+        return text[1:end] if end > 0 else text[1:]
+    text = re.split(r"\s+#", text, maxsplit=1)[0]
+    return text.rstrip(";").strip()

@@ -1,0 +1,882 @@
+"""MLPerf Training results as `published` recipes (schema version 2), one per closed-division LLM
+result of every submitter.
+
+What each recipe says, and where it comes from:
+- the system description JSON (`<submitter>/systems/<system>.json`): the accelerator and its
+  count, nodes, host, interconnect and software, the division and the availability category;
+- the result logs (`result_*.txt`, read with `measuring.mllog`): each run's time to train
+  (run_start to run_stop), whether it reached the benchmark's quality target, the global batch
+  and LoRA settings, and the throughput derived from them;
+- MLPerf Training's rules (`mllog.RULES`): the quality target and the scoring rule, the mean of the
+  runs without the fastest and the slowest; MLCommons' scaling factor where the result publishes
+  one (`scaling.json`);
+- the submission's `config_*.sh` that the result ran (named by the system's README, or by the log),
+  with the files it sources: the parallel layout and precision, and the documented launch.
+
+A result that cannot say one of the figures a recipe needs (no known accelerator, no configuration
+to read the layout from, a log that does not parse) makes no recipe and is reported as skipped,
+with the file and line and why.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..checking.scriptinputs import script_inputs
+from ..measuring import mllog
+from ..problems import Problem
+from . import mlperf as mp
+from .common import Import, Planned, Skipped, name_part, recipe_id
+from .gitsource import FileAtCommit, GitSource
+
+IMPORTER = "mlperf"
+SCORING_RULE = f"{mllog.RULES}#L509"
+SCALING_RULE = f"{mllog.RULES}#L528-L530"
+
+# The accelerator as the system description names it (accelerator_model_name): reference/gpus.yaml key.
+# Searched in order; the first pattern found in the name decides.
+ACCELERATORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.I), key)
+    for pattern, key in (
+        (r"\bGB300\b", "GB300"),
+        (r"\bGB200\b", "GB200"),
+        (r"\bB300\b", "B300"),
+        (r"\bB200\b", "B200"),
+        (r"\bH200-NVL\b", "H200-NVL"),
+        (r"\bH200-SXM", "H200"),
+        (r"\bH100-SXM", "H100"),
+        (r"\bA100-SXM4?-80GB\b", "A100"),
+        (r"\bMI355X\b", "MI355X"),
+        (r"\bMI350X\b", "MI350X"),
+        (r"\bMI325X\b", "MI325X"),
+        (r"\bMI300X\b", "MI300X"),
+    )
+)
+
+AVAILABILITY = (
+    # the system description's status, lower-cased, starts with: the category
+    ("available", "available"),
+    ("onprem", "available"),
+    ("cloud", "available"),
+    ("preview", "preview"),
+    ("rdi", "research"),
+    ("research", "research"),
+)
+
+# What the documented commands read, said once for every launch.
+INPUTS = {
+    "<docker/registry:benchmark-tag>": (
+        "A registry and tag you can push to and the cluster can pull from, for the image built from the "
+        "implementation's Dockerfile.",
+        "your container registry",
+    ),
+    "<path/to/data/dir>": (
+        "The benchmark's prepared data set, on a path every node can read.",
+        "the implementation's README",
+    ),
+    "<path/to/dataset>": (
+        "The benchmark's prepared data set, on a path every node can read.",
+        "the implementation's README",
+    ),
+    "<path/to/output/dir>": (
+        "Where the logs are written, on a path every node can write.",
+        "your cluster's shared storage",
+    ),
+    "<path/to/model>": ("The prepared model checkpoint, on a path every node can read.", "the implementation's README"),
+    "DGXNNODES": ("Nodes the job takes; the configuration exports it.", "the configuration file"),
+    "WALLTIME": ("The job's time limit; the configuration exports it.", "the configuration file"),
+}
+_COMMAND_LINE = re.compile(r"\b(source|sbatch|docker|bash|srun|CONT=|run_with_docker|podman|salloc)\b")
+_CONFIG_NAME = re.compile(r"config_[A-Za-z0-9_.+-]+?\.sh")
+_COMMON = re.compile(r"config_(common\w*|mounts\w*|.*_common)\.sh")
+
+
+def build(source: GitSource, round_name: str | None = None) -> Import:
+    repository = mp.read(source, round_name)
+    planned: list[Planned] = []
+    skipped: list[Skipped] = []
+    for result in repository.results:
+        made = _recipe(repository, result)
+        (skipped if isinstance(made, Skipped) else planned).append(made)
+    seen: dict[str, str] = {}
+    for recipe in planned:
+        if recipe.id in seen:
+            raise mp.ParseError(f"two results make the recipe {recipe.id}: {seen[recipe.id]}")
+        seen[recipe.id] = recipe.id
+    prefix = f"mlperf-{repository.round}-"
+    return Import(IMPORTER, tuple(planned), tuple(skipped), lambda recipe: recipe.rsplit("/", 1)[-1].startswith(prefix))
+
+
+# --- a result ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    log: mllog.MlperfLog
+    file: FileAtCommit
+    time: mllog.TimeToTrain
+    verdict: mllog.Verdict
+
+
+def _located(problems: Sequence[Problem]) -> str:
+    return "; ".join(f"{p.path}:{p.line}{f':{p.column}' if p.column else ''}: {p.message}" for p in problems[:5])
+
+
+def _recipe(repository: mp.Repository, result: mp.Result) -> Planned | Skipped:
+    where = result.folder
+    if result.problems:
+        return Skipped(where, _located(result.problems))
+    description = result.description
+    assert description is not None
+    if description.get("division").lower() != "closed":
+        return Skipped(where, f"division {description.get('division')!r}: only the closed division is imported")
+    problems = [problem for run in result.runs for problem in run.problems]
+    if problems:
+        return Skipped(where, f"a result log does not read as MLLOG: {_located(problems)}")
+    accelerator = description.get("accelerator_model_name")
+    gpu = next((key for pattern, key in ACCELERATORS if pattern.search(accelerator)), None)
+    if gpu is None:
+        return Skipped(
+            where,
+            f"accelerator {accelerator!r} is not a GPU of reference/gpus.yaml (ACCELERATORS in mlperf_recipes.py)",
+        )
+    nodes, per_node = _count(description.get("number_of_nodes")), _count(description.get("accelerators_per_node"))
+    if nodes is None or per_node is None:
+        return Skipped(
+            f"{description.file.path}:{description.lines.get('number_of_nodes', 0)}",
+            "number_of_nodes and accelerators_per_node are not whole numbers",
+        )
+    runs, problem = _runs(result)
+    if problem:
+        return Skipped(where, problem)
+    first = runs[0]
+    batch = first.log.global_batch_size
+    if batch is None:
+        return Skipped(f"{first.file.path}", "no global_batch_size is logged")
+    benchmark = result.benchmark
+    sequence = first.log.sequence_length
+    row_tokens = sequence.value if sequence is not None else benchmark.sequence_length
+    if not isinstance(row_tokens, int):
+        return Skipped(f"{first.file.path}", "no max_sequence_length is logged, and the benchmark fixes none")
+    config, evidence = _configuration(repository.source, result, first)
+    if config is None:
+        return Skipped(where, f"the layout is not published: {evidence}")
+    layout, layout_problem = _layout(config)
+    if layout is None:
+        return Skipped(where, f"{config.path}: {layout_problem}")
+    precision = _precision(config)
+    if precision is None:
+        return Skipped(
+            where,
+            f"{config.path}: the configuration sets neither FP8 nor FP4 nor a precision, so the "
+            "precision is not published",
+        )
+    count = nodes * per_node
+    throughput, throughput_note = _throughput(runs, row_tokens, count, sequence, benchmark)
+    if throughput is None:
+        return Skipped(where, throughput_note)
+    time_to_train, scoring_note = _time_to_train(repository, runs, result)
+    data: dict[str, Any] = {
+        "schema_version": 2,
+        "model": benchmark.model,
+        "gpu": _gpu(gpu, description, count, per_node),
+        "author": {
+            "name": description.get("submitter") or result.submitter,
+            "url": _link(repository, description.file),
+        },
+        "status": "published",
+        "benchmark": _benchmark(repository, result, description),
+        "source": _source(repository, result, description, first, sequence),
+        "stack": _stack(repository, description),
+        "workload": _workload(benchmark, first.log, row_tokens, batch.value, precision),
+        "layout": layout,
+        "result": {
+            "tokens_per_s_per_gpu": throughput,
+            "throughput_note": throughput_note,
+            "measured": dt.datetime.fromtimestamp(first.time.start.time_ms / 1000, dt.UTC).date(),
+            "runs": len(runs),
+            "time_to_train": time_to_train,
+        },
+        "correctness": _correctness(runs, time_to_train),
+    }
+    launch, disagreements = _launch(repository, result, config, evidence, count)
+    data["launch"] = launch
+    if disagreements:
+        data["disagreements"] = disagreements
+    data["notes"] = "\n".join(f"- {note}" for note in (*scoring_note, *_notes(result, config, evidence))) + "\n"
+    name = name_part(f"mlperf-{repository.round}-{result.submitter}-{result.system}".lower())
+    return Planned(recipe_id(benchmark.model, gpu, name), data)
+
+
+def _count(text: str) -> int | None:
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def _runs(result: mp.Result) -> tuple[list[Run], str]:
+    runs: list[Run] = []
+    for item in result.runs:
+        assert item.log is not None
+        time = mllog.time_to_train(item.log)
+        if isinstance(time, Problem):
+            return [], _located([time])
+        runs.append(Run(item.log, item.file, time, mllog.verdict(item.log)))
+    if len(runs) < 3:
+        return [], f"{len(runs)} result log(s): the scoring rule drops the fastest and the slowest of at least 3"
+    failed = [run for run in runs if not run.verdict.reached]
+    if len(failed) > 1:
+        return [], (
+            f"{len(failed)} runs did not reach the target ({failed[0].file.path}: {failed[0].verdict.reason}); "
+            f"MLPerf's rules make a result with more than one such run invalid ({SCORING_RULE})"
+        )
+    return runs, ""
+
+
+def _counted(runs: Sequence[Run]) -> tuple[list[Run], Run, Run]:
+    """The runs the score counts: all but the fastest and the slowest; a run that did not reach the
+    target is the slowest (MLPerf's rule), whatever its time."""
+    ordered = sorted(runs, key=lambda run: (not run.verdict.reached, run.time.milliseconds))
+    ordered = [run for run in ordered if run.verdict.reached] + [run for run in ordered if not run.verdict.reached]
+    return ordered[1:-1], ordered[0], ordered[-1]
+
+
+def _time_to_train(
+    repository: mp.Repository, runs: Sequence[Run], result: mp.Result
+) -> tuple[dict[str, Any], list[str]]:
+    counted, fastest, slowest = _counted(runs)
+    minutes = sum(run.time.minutes for run in counted) / len(counted)
+    target = mllog.TARGETS.get(result.benchmark.name)
+    value: dict[str, Any] = {
+        "minutes": round(minutes, 3),
+        "quality_target": str(target) if target else "the benchmark's",
+        "scoring": (
+            f"mean of the {len(counted)} runs left of {len(runs)} when the fastest and the slowest are dropped, "
+            "each from run_start to run_stop; computed here from the logs"
+        ),
+        "runs_counted": len(counted),
+    }
+    if result.scaling is not None:
+        value["scaling_factor"] = result.scaling[0]
+    times = ", ".join(f"{run.time.minutes:.3f}" for run in runs)
+    note = [
+        f"Time to train: the {len(runs)} runs' run_start-to-run_stop times, in minutes, are {times} "
+        f"({runs[0].file.path.rsplit('/', 1)[-1]} to {runs[-1].file.path.rsplit('/', 1)[-1]}); without the fastest "
+        f"({fastest.time.minutes:.3f}, {_file(fastest)}) and the slowest ({slowest.time.minutes:.3f}, "
+        f"{_file(slowest)}) "
+        f"their mean is {minutes:.3f}. MLPerf Training scores a result this way ({SCORING_RULE})."
+    ]
+    if result.scaling is not None:
+        factor, file = result.scaling
+        note.append(
+            f"MLCommons scales this score by {factor:g} ({_link(repository, file)}; the rule: {SCALING_RULE}), to "
+            f"{minutes * factor:.3f} minutes: the score its results table shows. The time to train here "
+            "is the unscaled mean."
+        )
+    else:
+        note.append("No scaling.json is published for this result: MLCommons' score is the unscaled mean.")
+    return value, note
+
+
+def _file(run: Run) -> str:
+    return run.file.path.rsplit("/", 1)[-1]
+
+
+def _correctness(runs: Sequence[Run], time_to_train: dict[str, Any]) -> dict[str, Any]:
+    counted, _, slowest = _counted(runs)
+    lines = []
+    for run in runs:
+        state = "counted" if run in counted else "dropped"
+        lines.append(f"- {_file(run)} ({state}): {run.verdict.reason}.")
+    reached = all(run.verdict.reached for run in counted)
+    failed = [run for run in runs if not run.verdict.reached]
+    summary = (
+        f"every counted run ({len(counted)} of {len(runs)}) reached {time_to_train['quality_target']}"
+        if reached
+        else "a counted run did not reach the target"
+    )
+    if failed:
+        summary += f"; {_file(slowest)} did not and is dropped as the slowest"
+    return {
+        "result": "pass" if reached else "fail",
+        "summary": summary,
+        "reference": (
+            f"MLPerf Training's quality target for this benchmark ({time_to_train['quality_target']}), checked in each "
+            "run's log: the last eval_accuracy before run_stop meets it and run_stop's status is 'success'.\n\n"
+            + "\n".join(lines)
+        ),
+    }
+
+
+def _throughput(
+    runs: Sequence[Run], row_tokens: int, gpus: int, sequence: mllog.Event | None, benchmark: mp.Benchmark
+) -> tuple[float | None, str]:
+    counted, _, _ = _counted(runs)
+    samples = 0
+    seconds = 0.0
+    evals_excluded = True
+    for run in counted:
+        trained = _samples(run.log)
+        if trained is None:
+            return (
+                None,
+                f"{run.file.path}: neither run_stop nor an evaluation logs samples_count, so no "
+                "throughput can be derived",
+            )
+        evaluation = _evaluation_seconds(run.log)
+        if evaluation is None:
+            evals_excluded = False
+            evaluation = 0.0
+        samples += trained
+        seconds += run.time.milliseconds / 1000 - evaluation
+    if seconds <= 0:
+        return None, "the runs' training time is not positive"
+    value = samples * row_tokens / seconds / gpus
+    where = (
+        f"max_sequence_length {row_tokens:,} ({sequence.at})"
+        if sequence
+        else f"{row_tokens:,} ({benchmark.sequence_source})"
+    )
+    note = (
+        f"Derived, not printed: over the {len(counted)} counted runs, the samples trained from run_start to run_stop "
+        f"(run_stop's samples_count, {samples:,} in all) × tokens per sample, {where}, ÷ the time from run_start to "
+        f"run_stop{EVALUATIONS[evals_excluded]}, "
+        f"{seconds:,.1f} s, ÷ {gpus} GPUs. It counts every token of a packed sample, padding included."
+    )
+    return round(value, 1), note
+
+
+EVALUATIONS = {
+    True: " less the evaluations (eval_start to eval_stop)",
+    False: " (evaluations included: the logs do not time them)",
+}
+
+
+def _samples(log: mllog.MlperfLog) -> int | None:
+    stop = log.run_stop
+    for event in (stop, *reversed(log.evaluations)):
+        if event is None or (stop is not None and event.at.line > stop.at.line):
+            continue
+        value = event.metadata.get("samples_count")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def _evaluation_seconds(log: mllog.MlperfLog) -> float | None:
+    starts, stops = log.all("eval_start"), log.all("eval_stop")
+    if not starts or len(starts) != len(stops):
+        return None
+    total = 0.0
+    for start, stop in zip(starts, stops, strict=True):
+        if stop.time_ms < start.time_ms or stop.at.line < start.at.line:
+            return None
+        total += (stop.time_ms - start.time_ms) / 1000
+    return total
+
+
+# --- what the system description says ------------------------------------------------------------
+
+
+def _gpu(gpu: str, description: mp.SystemDescription, count: int, per_node: int) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": gpu}
+    memory = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*GB\s*", description.get("accelerator_memory_capacity"))
+    if memory:
+        data["memory_gb"] = (
+            int(float(memory.group(1))) if float(memory.group(1)).is_integer() else float(memory.group(1))
+        )
+    data["count"] = count
+    data["per_node"] = per_node
+    system = description.get("system_name")
+    if system:
+        data["system"] = system[:120]
+    host = _host(description)
+    if host:
+        data["host"] = host
+    return data
+
+
+def _host(description: mp.SystemDescription) -> str:
+    processor = description.get("host_processor_model_name")
+    count = description.get("host_processors_per_node")
+    memory = description.get("host_memory_capacity")
+    parts = []
+    if processor:
+        parts.append(f"{count} × {processor}" if count else processor)
+    if memory:
+        parts.append(f"{memory} memory")
+    return ", ".join(parts)[:200]
+
+
+def _availability(status: str) -> str | None:
+    lowered = status.lower().replace(" ", "").replace("-", "")
+    return next((category for start, category in AVAILABILITY if lowered.startswith(start)), None)
+
+
+def _benchmark(repository: mp.Repository, result: mp.Result, description: mp.SystemDescription) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "suite": "MLPerf Training",
+        "round": repository.round,
+        "name": result.benchmark.name,
+        "division": description.get("division").lower(),
+    }
+    category = _availability(description.get("status"))
+    if category:
+        data["availability"] = category
+    if description.get("status"):
+        data["status"] = description.get("status")
+    data["submitter"] = result.submitter
+    data["system"] = result.system
+    return data
+
+
+def _stack(repository: mp.Repository, description: mp.SystemDescription) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if description.get("framework"):
+        data["framework"] = description.get("framework")
+    network = "; ".join(
+        f"{label}: {description.get(key)}"
+        for key, label in (
+            ("accelerator_interconnect", "between accelerators"),
+            ("host_networking", "between nodes"),
+            ("host_networking_topology", "topology"),
+        )
+        if description.get(key) and description.get(key).lower() not in {"n/a", "na", "none"}
+    )
+    if network:
+        data["network"] = network
+    said = [
+        f"{key} {description.get(key)!r}"
+        for key in ("framework", "other_software_stack", "operating_system", "sw_notes")
+        if description.get(key)
+    ]
+    data["source"] = (
+        f"The system description {_link(repository, description.file)}: "
+        + ("; ".join(said) or "no software named")
+        + "."
+    )
+    return data
+
+
+def _workload(
+    benchmark: mp.Benchmark, log: mllog.MlperfLog, row_tokens: int, batch: int, precision: tuple[str, str | None]
+) -> dict[str, Any]:
+    data: dict[str, Any] = {"row_tokens": row_tokens, "global_batch": batch, "precision": precision[0]}
+    if precision[1]:
+        data["fp8_scaling"] = precision[1]
+    if benchmark.method == "lora":
+        method: dict[str, Any] = {"kind": "lora"}
+        rank, alpha = log.first("lora_rank"), log.first("lora_alpha")
+        if rank is not None and isinstance(rank.value, int) and rank.value > 0:
+            method["rank"] = rank.value
+        if alpha is not None and isinstance(alpha.value, int | float) and alpha.value > 0:
+            method["alpha"] = alpha.value
+        data["method"] = method
+        data["dataset"] = {"name": "GovReport (SCROLLS), MLPerf's tokenized and packed copy"}
+    else:
+        data["method"] = {"kind": "pre-training"}
+    return data
+
+
+def _source(
+    repository: mp.Repository,
+    result: mp.Result,
+    description: mp.SystemDescription,
+    run: Run,
+    sequence: mllog.Event | None,
+) -> dict[str, Any]:
+    keys = (
+        "submission_platform",
+        "submission_division",
+        "submission_status",
+        "global_batch_size",
+        "lora_rank",
+        "lora_alpha",
+    )
+    events = [run.log.first(key) for key in keys]
+    events += [sequence, run.time.start, run.verdict.last_evaluation, run.time.stop]
+    chosen = sorted({event.at.line: event for event in events if event is not None}.values(), key=lambda e: e.at.line)
+    text = run.file.text.splitlines()
+    excerpt = "\n".join(text[event.at.line - 1].strip() for event in chosen)
+    while len(excerpt) > 5000 and len(chosen) > 2:
+        chosen.pop(0)
+        excerpt = "\n".join(text[event.at.line - 1].strip() for event in chosen)
+    lines = ", ".join(str(event.at.line) for event in chosen)
+    return {
+        "url": _link(repository, run.file, run.time.stop.at.line),
+        "where": (
+            f"MLPerf Training v{repository.round} results, closed division, {result.submitter}, system "
+            f"{result.system}, "
+            f"benchmark {result.benchmark.name}: the MLLOG log {run.file.path}, lines {lines} quoted (line "
+            f"{run.time.stop.at.line}: run_stop); the time to train is from the {len(result.runs)} logs"
+        )[:500],
+        "publisher": f"MLCommons (submitted by {description.get('submitter') or result.submitter})",
+        "published": dt.date.fromisoformat(run.file.date),
+        "excerpt": excerpt,
+        "importer": IMPORTER,
+    }
+
+
+# --- the configuration the result ran ------------------------------------------------------------
+
+
+def _implementations(source: GitSource, result: mp.Result) -> list[str]:
+    return source.tree(f"{result.submitter}/benchmarks/{result.benchmark.name}/implementations")
+
+
+def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.ShellConfig | None, str]:
+    """The config_*.sh this result ran, and what says so (or why none can be named)."""
+    files = _implementations(source, result)
+    configs = [path for path in files if _CONFIG_NAME.fullmatch(path.rsplit("/", 1)[-1])]
+    if not configs:
+        return (
+            None,
+            "the submission holds no config_*.sh under "
+            f"{result.submitter}/benchmarks/{result.benchmark.name}/implementations",
+        )
+    own = [path for path in configs if path.split("/")[-2] == result.system]
+
+    def pick(name: str) -> str | None:
+        named = [path for path in configs if path.rsplit("/", 1)[-1] == name]
+        mine = [path for path in named if path in own]
+        return (mine or named)[0] if len(mine) == 1 or len(named) == 1 else None
+
+    # 1. The system's own README names it.
+    for path in files:
+        base = path.rsplit("/", 1)[-1]
+        if base in (f"README-{result.system}.md", f"README_{result.system}.md"):
+            text = source.show(path)
+            for number, line in enumerate(text.splitlines(), start=1):
+                explicit = re.search(r"(benchmarks/\S+?/implementations/\S+?/config_[A-Za-z0-9_.+-]+?\.sh)", line)
+                if explicit and f"{result.submitter}/{explicit.group(1)}" in configs:
+                    chosen = f"{result.submitter}/{explicit.group(1)}"
+                    return mp.read_config(source, chosen), f"{path}:{number}"
+                found = _CONFIG_NAME.search(line)
+                if found and not _COMMON.fullmatch(found.group(0)):
+                    chosen = pick(found.group(0))
+                    if chosen:
+                        return mp.read_config(source, chosen), f"{path}:{number}"
+    # 2. The log names it: the launcher's `Config shell script:` line, or NVIDIA's DLPAL line (DGXSYSTEM last).
+    for number, line in enumerate(run.file.text.splitlines(), start=1):
+        if ":::MLLOG" in line:
+            continue
+        named = None
+        if line.startswith(":::DLPAL"):
+            named = f"config_{line.split()[-1].strip(chr(39))}.sh"
+        elif "Config shell script:" in line or re.search(r"\bsource\s+\S*config_", line):
+            found = _CONFIG_NAME.search(line)
+            named = found.group(0) if found else None
+        if named:
+            chosen = pick(named)
+            if chosen:
+                return mp.read_config(source, chosen), f"{run.file.path}:{number}"
+    # 3. The system's own implementation holds one configuration for this platform.
+    candidates = [path for path in own if not _COMMON.fullmatch(path.rsplit("/", 1)[-1])]
+    if len(candidates) == 1:
+        return mp.read_config(source, candidates[0]), f"the only configuration in {candidates[0].rsplit('/', 1)[0]}"
+    platform = run.log.submission.get("platform")
+    if platform is not None and isinstance(platform.value, str) and candidates:
+        wanted = re.sub(r"^\d+x", "", platform.value)
+        matching = []
+        for path in candidates:
+            config = mp.read_config(source, path)
+            exported = config.get("MLPERF_SUBMISSION_PLATFORM")
+            if exported is not None and exported.value == wanted:
+                matching.append((config, exported))
+        if len(matching) == 1:
+            config, exported = matching[0]
+            return config, (
+                f"{run.file.path}:{platform.at.line} (submission_platform {platform.value!r}) and "
+                f"{exported.path}:{exported.line} (MLPERF_SUBMISSION_PLATFORM={exported.value})"
+            )
+    return None, (
+        f"neither the system's README nor the log names which of the submission's {len(configs)} configuration file(s) "
+        "this result ran"
+    )
+
+
+def _int(config: mp.ShellConfig, *names: str) -> tuple[int | None, mp.Assignment | None]:
+    found = config.get(*names)
+    if found is None or not found.value.isdigit():
+        return None, found
+    return int(found.value), found
+
+
+def _layout(config: mp.ShellConfig) -> tuple[dict[str, Any] | None, str]:
+    tp, _ = _int(config, "TP", "TENSOR_MODEL_PARALLEL")
+    pp, _ = _int(config, "PP", "PIPELINE_MODEL_PARALLEL")
+    if tp is None or pp is None or tp < 1 or pp < 1:
+        return None, "the configuration sets no whole TP and PP (TP/TENSOR_MODEL_PARALLEL, PP/PIPELINE_MODEL_PARALLEL)"
+    layout: dict[str, Any] = {"tp": tp, "pp": pp}
+    cp, _ = _int(config, "CP", "CONTEXT_PARALLEL")
+    if cp:
+        layout["cp"] = cp
+    sp = config.get("SP", "SEQ_PARALLEL", "SEQUENCE_PARALLEL")
+    if sp is not None and sp.value.lower() in {"1", "true", "0", "false"}:
+        layout["sequence_parallel"] = sp.value.lower() in {"1", "true"}
+    mbs, _ = _int(config, "MBS", "MICRO_BATCH_SIZE")
+    if mbs:
+        layout["rows_per_microbatch"] = mbs
+    return layout, ""
+
+
+def _precision(config: mp.ShellConfig) -> tuple[str, str | None] | None:
+    def on(*names: str) -> bool:
+        found = config.get(*names)
+        return found is not None and found.value.strip().lower() in {"1", "true"}
+
+    if on("FP4"):
+        recipe = config.get("FP4_RECIPE")
+        kind = recipe.value.lower() if recipe else ""
+        return (kind, None) if kind in {"nvfp4", "mxfp4"} else None
+    if on("FP8"):
+        recipe = config.get("FP8_RECIPE")
+        if recipe is not None:
+            value = recipe.value.lower()
+            if value in {"mxfp8"}:
+                return ("mxfp8", None)
+            if value in {"tensorwise", "delayed", "blockwise"}:
+                return ("fp8", value)
+            return ("fp8", None)
+        if config.get("FP8_AMAX_HISTORY", "FP8_AMAX_ALGO") is not None:
+            return ("fp8", "delayed")
+        return ("fp8", None)
+    found = config.get("FP8")
+    if found is not None and found.value.strip().lower() in {"0", "false"}:
+        return ("bf16", None)
+    return None
+
+
+# --- the documented launch -----------------------------------------------------------------------
+
+
+def _readme(
+    source: GitSource, result: mp.Result, config: mp.ShellConfig
+) -> tuple[str, list[tuple[int, int]], str] | None:
+    """The README documenting this system's launch: (path, the code blocks' line spans, their text)."""
+    folder = config.path.rsplit("/", 1)[0]
+    files = _implementations(source, result)
+    candidates = [
+        path
+        for path in files
+        if path.rsplit("/", 1)[-1] in (f"README-{result.system}.md", f"README_{result.system}.md")
+    ]
+    candidates += [f"{folder}/README.md"] if f"{folder}/README.md" in files else []
+    for path in candidates:
+        text = source.show(path).splitlines()
+        spans: list[tuple[int, int]] = []
+        start = None
+        for number, line in enumerate(text, start=1):
+            if line.strip().startswith("```"):
+                if start is None:
+                    start = number
+                else:
+                    body = text[start : number - 1]
+                    if any("source" in item and "config" in item for item in body) or any(
+                        re.search(r"\b(sbatch|run_with_docker|run\.sub)\b", item) for item in body
+                    ):
+                        spans.append((start + 1, number - 1))
+                    start = None
+        if spans:
+            commands: list[str] = []
+            for first, last in spans:
+                commands += [line.rstrip() for line in text[first - 1 : last] if line.strip()]
+            return path, spans, "\n".join(commands)
+    return None
+
+
+def _launch(
+    repository: mp.Repository, result: mp.Result, config: mp.ShellConfig, evidence: str, count: int
+) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    source = repository.source
+    readme = _readme(source, result, config)
+    if readme is None:
+        return {
+            "kind": "not-published",
+            "reason": (
+                f"The submission's README documents no launch command for {result.system}; the configuration it ran is "
+                f"{config.name} ({evidence})."
+            ),
+        }, []
+    path, spans, command = readme
+    notes = [
+        f"The launch {result.submitter}'s submission documents for this system ({path.rsplit('/', 1)[-1]}), at the "
+        "results' commit: not a log of the runs."
+    ]
+    # The README may name another system's configuration (one README for several): source the one this result ran.
+    lines = []
+    for line in command.splitlines():
+        found = re.match(r"(\s*source\s+)(\S*config_[A-Za-z0-9_.+-]+?\.sh)(.*)$", line)
+        if (
+            found
+            and found.group(2).rsplit("/", 1)[-1] != config.name
+            and not _COMMON.fullmatch(found.group(2).rsplit("/", 1)[-1])
+        ):
+            notes.append(
+                f"The README's command sources {found.group(2)}; this result ran {config.name} "
+                f"({evidence}), sourced here instead."
+            )
+            line = f"{found.group(1)}{config.name}"
+        lines.append(line)
+    command = "\n".join(lines)
+    if config.name not in command:
+        command = f"source {config.name}\n{command}"
+        notes.append(
+            f"The README's command sources no configuration; this result ran {config.name} ({evidence}), sourced first."
+        )
+    env, expressions = {}, []
+    for name, item in config.values.items():
+        if "$" in item.value or "`" in item.value:
+            expressions.append(name)
+        else:
+            env[name] = item.value
+    cited = [path, *(file.path for file in config.files)]
+    commit = _last_commit(source, cited)
+    files = [
+        {
+            "path": path,
+            "lines": [spans[0][0], spans[-1][1]],
+            "what": "this system's launch steps",
+            "url": _permalink(repository, commit, path, spans[0][0], spans[-1][1]),
+        }
+    ]
+    for index, file in enumerate(config.files):
+        total = max(1, len(file.text.splitlines()))
+        files.append(
+            {
+                "path": file.path,
+                "lines": [1, total],
+                "what": "the configuration this result ran (exported variables)"
+                if index == 0
+                else "a file the configuration sources",
+                "url": _permalink(repository, commit, file.path, 1, total),
+            }
+        )
+    folder = config.path.rsplit("/", 1)[0]
+    launch: dict[str, Any] = {
+        "kind": "documented",
+        "source": {"repository": repository.name, "commit": commit, "files": files},
+        "checkout": (
+            f"git clone https://github.com/{repository.name}.git\n"
+            f"cd training_results_v{repository.round}\n"
+            f"git switch --detach {commit}  # the results as published\n"
+            f"cd {folder}\n"
+        ),
+        "command": command + "\n",
+    }
+    if env:
+        launch["env"] = env
+    sets: dict[str, Any] = {}
+    nodes, _ = _int(config, "DGXNNODES")
+    per_node, _ = _int(config, "DGXNGPU")
+    if nodes and per_node:
+        sets["gpus"] = nodes * per_node
+    for key, names in (
+        ("tp", ("TP", "TENSOR_MODEL_PARALLEL")),
+        ("pp", ("PP", "PIPELINE_MODEL_PARALLEL")),
+        ("cp", ("CP", "CONTEXT_PARALLEL")),
+        ("mbs", ("MBS", "MICRO_BATCH_SIZE")),
+    ):
+        value, _ = _int(config, *names)
+        if value:
+            sets[key] = value
+    if sets:
+        launch["sets"] = sets
+    launch["inputs"] = _inputs(command, env)
+    if expressions:
+        notes.append(
+            "Set by the configuration as shell expressions, evaluated when it is sourced and so left out of env: "
+            + ", ".join(expressions)
+            + "."
+        )
+    for file, line, sourced in config.missing:
+        notes.append(
+            f"{file} line {line} sources {sourced}, which is not beside it at this commit: its variables "
+            "are not in env."
+        )
+    launch["notes"] = " ".join(notes)[:5000]
+    disagreements = []
+    if sets.get("gpus") not in (None, count):
+        disagreements.append(
+            {
+                "check": "Launch values",
+                "note": (
+                    f"The system description gives {count} GPUs; {config.name} sets DGXNNODES × DGXNGPU "
+                    f"= {sets['gpus']}. "
+                    "Both are the submitter's files, as published."
+                ),
+            }
+        )
+    return launch, disagreements
+
+
+def _inputs(command: str, env: dict[str, str]) -> list[dict[str, str]]:
+    inputs = [
+        {
+            "name": "<Slurm cluster>" if "sbatch" in command else "<the nodes>",
+            "description": "Nodes of the system this result ran on, with the container runtime the README assumes.",
+            "origin": "your cluster; the submission's README",
+        }
+    ]
+    for item in script_inputs(command, env):
+        written = item.written if item.kind == "placeholder" else item.name
+        description, origin = INPUTS.get(written, INPUTS.get(item.name, (None, None)))
+        inputs.append(
+            {
+                "name": written,
+                "description": description
+                or f"Read by the documented command (line {item.line}); the submission's README says what to provide.",
+                "origin": origin or "the submission's README",
+            }
+        )
+    return inputs
+
+
+def _last_commit(source: GitSource, paths: Sequence[str]) -> str:
+    from ..reading.gitrev import run_git
+
+    return (
+        run_git(source.repo, "log", "-1", "--format=%H", source.commit, "--", *paths).decode().strip() or source.commit
+    )
+
+
+def _permalink(
+    repository: mp.Repository, commit: str, path: str, first: int | None = None, last: int | None = None
+) -> str:
+    anchor = "" if first is None else f"#L{first}" if last in (None, first) else f"#L{first}-L{last}"
+    return f"https://github.com/{repository.name}/blob/{commit}/{path}{anchor}"
+
+
+def _link(repository: mp.Repository, file: FileAtCommit, line: int | None = None) -> str:
+    """A permalink at the commit that last changed the file, so a later import cites the same text."""
+    return _permalink(repository, file.commit, file.path, line)
+
+
+def _notes(result: mp.Result, config: mp.ShellConfig, evidence: str) -> list[str]:
+    values = config.values
+    said = ", ".join(
+        f"`{name}={values[name].value}` ({values[name].path.rsplit('/', 1)[-1]} line {values[name].line})"
+        for name in (
+            "TP",
+            "TENSOR_MODEL_PARALLEL",
+            "PP",
+            "PIPELINE_MODEL_PARALLEL",
+            "CP",
+            "CONTEXT_PARALLEL",
+            "MBS",
+            "MICRO_BATCH_SIZE",
+            "FP8",
+            "FP4",
+            "FP4_RECIPE",
+            "FP8_RECIPE",
+        )
+        if name in values
+    )
+    return [
+        f"Layout and precision from {config.path}, the configuration this result ran ({evidence}): {said}.",
+        "Not published: the peak memory, the GPU-hours and the image digest (the image is built from the "
+        "implementation's Dockerfile). Throughput per GPU is derived "
+        "from the logs (result.throughput_note).",
+    ]
