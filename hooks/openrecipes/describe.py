@@ -114,9 +114,13 @@ def time_to_train(value: Any) -> str:
 
 
 def dated(fields: Any) -> Any:
-    """The day a recipe's figures are from: the run's date, else the source's publication date."""
+    """The day a recipe's figures are from: the run's date, else the day the source first published
+    them (an imported row's first appearance), else the source's publication date."""
     measured = fields.result.measured if fields.result else None
-    return measured or (fields.source.published if fields.source else None)
+    if measured or not fields.source:
+        return measured
+    first = fields.source.first_published
+    return first.date if first else fields.source.published
 
 
 def newest_first(entries: Sequence[Any]) -> list[Any]:

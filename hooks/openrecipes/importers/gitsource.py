@@ -76,6 +76,12 @@ class GitSource:
         commit, date = out[-2], out[-1]  # oldest last
         return FileAtCommit(path, _show(self.repo, commit, path), commit, date)
 
+    def history(self, paths: tuple[str, ...]) -> list[tuple[str, str]]:
+        """(commit, ISO committer date) of every commit that changed one of `paths`, as of the
+        commit, oldest first (git's default history simplification: the changes that reach it)."""
+        out = _git(self.repo, "log", "--reverse", "--format=%H %cs", self.commit, "--", *paths)
+        return [(commit, date) for commit, date in (line.split() for line in out.splitlines() if line)]
+
     def at(self, commit: str) -> GitSource:
         """The same clone at another commit (a release's tag, say)."""
         return GitSource(self.repo, commit)

@@ -282,8 +282,13 @@ def parse_excerpt(excerpt: str, where: str = "excerpt") -> dict[str, Values]:
     return parse_row(lines[0].removeprefix("#### ").strip(), tables.cells(lines[1]), lines[3], where)
 
 
-def parse_page(path: str, text: str) -> Page:
-    """Every row of every release on one page, with the notes and definitions that apply to them."""
+def parse_page(path: str, text: str, lenient: bool = False) -> Page:
+    """Every row of every release on one page, with the notes and definitions that apply to them.
+
+    `lenient` leaves out a row it cannot read rather than stopping there: for reading a page's
+    past versions (`firstseen`), where a typo fixed later (25.11's first version printed a GA of
+    `32 64`) must not hide every other row of that version.
+    """
     lines = text.splitlines()
     found_tables = tables.tables(lines)
     rows: list[Row] = []
@@ -321,7 +326,7 @@ def parse_page(path: str, text: str) -> Page:
             if release is not None:
                 if workload is None or group is None:
                     raise ParseError(f"{where}: a table of release {release} outside a workload and a table heading")
-                last_table = _table_rows(path, table, release, workload, group)
+                last_table = _table_rows(path, table, release, workload, group, lenient)
                 rows.extend(last_table)
             index = table.header_line + 1 + len(table.rows)
             continue
@@ -366,12 +371,20 @@ def _attach(rows: list[Row], table_rows: list[Row], note: str) -> None:
         table_rows[offset] = updated
 
 
-def _table_rows(path: str, table: tables.Table, release: str, workload: str, group: str) -> list[Row]:
+def _table_rows(
+    path: str, table: tables.Table, release: str, workload: str, group: str, lenient: bool = False
+) -> list[Row]:
     found = []
     for position, (number, line) in enumerate(table.rows, start=1):
         where = f"{path}:{number}"
         excerpt = "\n".join([f"#### {group}", table.header_text, table.separator_text, line])
-        for variant, values in parse_row(group, table.header, line, where).items():
+        try:
+            parsed = parse_row(group, table.header, line, where)
+        except ParseError:
+            if not lenient:
+                raise
+            continue
+        for variant, values in parsed.items():
             found.append(
                 Row(path, number, release, workload, group, position, len(table.rows), variant, values, excerpt, ())
             )

@@ -22,11 +22,13 @@ import re
 import textwrap
 import tomllib
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..checking.scriptinputs import script_inputs
 from ..reading.gitrev import GitError
+from . import firstseen
 from . import torchtitan as tt
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
@@ -91,8 +93,9 @@ def build(source: GitSource) -> Import:
         file = source.read(path)
         report = tt.parse_report(path, file.text)
         skipped += [Skipped(f"{path}:{line}", f"table not read: {reason}") for line, reason in report.unread]
+        history = firstseen.walk(source, (path,), _history_rows, (tt.ParseError,))
         for row in report.rows:
-            made = _recipe(row, report, file, source)
+            made = _recipe(row, report, file, source, history)
             (skipped if isinstance(made, Skipped) else planned).append(made)
     counts = Counter(recipe.id for recipe in planned)
     clashes = [recipe for recipe, count in counts.items() if count > 1]
@@ -101,7 +104,33 @@ def build(source: GitSource) -> Import:
     return Import(IMPORTER, tuple(planned), tuple(skipped), lambda recipe: True)
 
 
-def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSource) -> Planned | Skipped:
+def row_key(row: tt.Row) -> tuple[Any, ...]:
+    """What makes a row of a past version of a report the same row (firstseen): its table's caption
+    and every value read from it."""
+    return (row.caption, row.values)
+
+
+def _history_rows(path: str, text: str) -> Iterator[tuple[tuple[Any, ...], int]]:
+    for row in tt.parse_report(path, text).rows:
+        yield row_key(row), row.line
+
+
+def _first_published(row: tt.Row, history: firstseen.History) -> tuple[dict[str, Any] | None, list[str]]:
+    """`source.first_published` of a row, and a note when versions before it could not be read."""
+    seen = history.first.get(row_key(row))
+    if seen is None:
+        return None, []
+    data = {
+        "date": dt.date.fromisoformat(seen.date),
+        "commit": seen.commit,
+        "url": permalink(seen.path, seen.commit, seen.line),
+    }
+    return data, firstseen.unread_notes(history, seen)
+
+
+def _recipe(
+    row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSource, history: firstseen.History
+) -> Planned | Skipped:
     values = row.values
     where = f"{row.path}:{row.line} ({_where(row)})"
     if values.tokens_per_gpu is None:
@@ -163,6 +192,8 @@ def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSourc
             f"The Memory(GiB) figure ({values.memory_gib} GiB) is not recorded as peak memory: the report does "
             "not say it is the peak, or the largest over the GPUs."
         )
+    first, first_notes = _first_published(row, history)
+    notes += first_notes
     data: dict[str, Any] = {
         "schema_version": 2,
         "model": model,
@@ -174,6 +205,7 @@ def _recipe(row: tt.Row, report: tt.Report, file: FileAtCommit, source: GitSourc
             "where": _where(row),
             "publisher": PUBLISHER,
             "published": dt.date.fromisoformat(file.date),
+            **({"first_published": first} if first else {}),
             "excerpt": row.excerpt,
             "importer": IMPORTER,
         },
