@@ -11,8 +11,10 @@ What the charts show, and why:
   one dot per recipe, so a hundred recipes stay readable where bars with rotated labels did not.
 - **A chart needs three points** (`MIN_POINTS`): with fewer, the page's table says it all and the
   page gets no chart. Deprecated recipes are never charted (a later recipe replaces each).
-- **One colour per GPU type on every page** (`GPU_COLOURS`, Okabe and Ito's colour-blind-safe
-  palette keyed by the GPU's reference key), **one marker per precision** (`PRECISION_SYMBOLS`), and
+- **One colour per GPU type on every page**, from Okabe and Ito's colour-blind-safe `PALETTE`: the
+  part's `colour` in reference/gpus.yaml, or for a part without one a palette colour chosen from
+  its key (`palette_colour`), so adding a GPU is a data-only change whose charts build; **one
+  marker per precision** (`PRECISION_SYMBOLS`), and
   a legend of both, always. charts.js outlines markers in the theme's text colour, which keeps
   every fill (yellow on white, blue on slate) visible in both palettes.
 - **Log axes** where the values on an axis span more than `LOG_SPAN` (10×); percentages stay linear.
@@ -39,6 +41,7 @@ reads hover text and legend names as HTML, so every text from a recipe is escape
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import json
 import math
@@ -50,6 +53,7 @@ from typing import Any
 from .. import describe, fmt
 from ..checking.pricebasis import usd_per_million_tokens
 from ..loader import Entry
+from ..reading.reference import GpuSpec
 
 UrlOf = Callable[[Entry], str]
 CHARTS_DIR = "charts"
@@ -66,28 +70,11 @@ MAX_POINTS = 200
 BLUE, SKY_BLUE, BLUISH_GREEN = "#0072B2", "#56B4E9", "#009E73"
 VERMILLION, REDDISH_PURPLE, ORANGE, YELLOW = "#D55E00", "#CC79A7", "#E69F00", "#F0E442"
 
-GPU_COLOURS: dict[str, str] = {
-    # The catalogue's GPU types, each its own colour (parts compared with each other most).
-    "H100": BLUE,
-    "H100-96GB": SKY_BLUE,
-    "H200": BLUISH_GREEN,
-    "B200": VERMILLION,
-    "B300": REDDISH_PURPLE,
-    "GB200": ORANGE,
-    "GB300": YELLOW,
-    # Seven colours for sixteen parts: the rest share one with a part they are rarely charted with.
-    # A part added to reference/gpus.yaml needs a colour here (a test says so).
-    "MI300X": VERMILLION,
-    "MI325X": REDDISH_PURPLE,
-    "MI355X": SKY_BLUE,
-    "MI250X": YELLOW,
-    "A100": REDDISH_PURPLE,
-    "A100-40GB": YELLOW,
-    "H100-PCIe": BLUISH_GREEN,
-    "H100-NVL": ORANGE,
-    "H20": ORANGE,
-}
+PALETTE = (BLUE, SKY_BLUE, BLUISH_GREEN, VERMILLION, REDDISH_PURPLE, ORANGE, YELLOW)
+"""The colours a GPU type may have. reference/gpus.yaml gives the parts charted most their own
+(`colour`); a part without one gets `palette_colour(key)`."""
 UNKNOWN_GPU_COLOUR = "#999999"
+"""A GPU type the reference data does not know (its recipe has a problem, and is reported)."""
 
 # A filled shape per precision in schema/recipe.schema.yaml (a test checks every one has a shape).
 PRECISION_SYMBOLS: dict[str, str] = {
@@ -133,6 +120,8 @@ class Point:
     mfu: float | None
     head: str
     """Hover text without the price, escaped for Plotly."""
+    colour: str = UNKNOWN_GPU_COLOUR
+    """Its GPU type's colour (`gpu_colour`)."""
 
 
 def _point(entry: Entry, url_of: UrlOf) -> Point | None:
@@ -152,7 +141,8 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
     head = "<br>".join(escape(line) for line in lines)
     basis = entry.derived.basis  # every $ / 1M is at the price basis, as the table ranks them
     usd = basis.usd_per_gpu_hour if basis else None
-    return Point(entry, url_of(entry), f.model, gpu, precision, tokens, usd, mfu, head)
+    colour = gpu_colour(entry.derived.gpu)
+    return Point(entry, url_of(entry), f.model, gpu, precision, tokens, usd, mfu, head, colour)
 
 
 def escape(text: str) -> str:
@@ -166,8 +156,18 @@ def price_text(usd_per_gpu_hour: float, tokens_per_s: float) -> str:
     return escape(f"{fmt.usd(usd)} per 1M tokens at {fmt.usd(usd_per_gpu_hour)}/GPU-hour")
 
 
-def gpu_colour(gpu: str) -> str:
-    return GPU_COLOURS.get(gpu, UNKNOWN_GPU_COLOUR)
+def gpu_colour(spec: GpuSpec | None) -> str:
+    """A GPU type's colour on every chart: its reference colour, else one of PALETTE chosen from its key."""
+    if spec is None:
+        return UNKNOWN_GPU_COLOUR
+    return spec.colour or palette_colour(spec.key)
+
+
+def palette_colour(key: str) -> str:
+    """A colour of PALETTE from the key alone (a digest, not Python's salted `hash`): the same on
+    every build and machine, and unchanged when other parts are added."""
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    return PALETTE[int.from_bytes(digest[:4], "big") % len(PALETTE)]
 
 
 def precision_symbol(precision: str | None) -> str:
@@ -211,7 +211,8 @@ def _key_traces(points: Sequence[Point], shown: Sequence[Point]) -> list[dict[st
     shape, which would say nothing true about the others."""
     traces = []
     shown_gpus, shown_precisions = {p.gpu for p in shown}, {p.precision for p in shown}
-    for gpu in sorted({p.gpu for p in points}):
+    colours = {p.gpu: p.colour for p in points}
+    for gpu in sorted(colours):
         traces.append(
             {
                 "type": "scatter",
@@ -223,7 +224,7 @@ def _key_traces(points: Sequence[Point], shown: Sequence[Point]) -> list[dict[st
                 "legendgrouptitle": {"text": "GPU"},
                 "legendrank": 1,
                 "showlegend": gpu in shown_gpus,
-                "marker": {"symbol": "square", "size": MARKER_SIZE, "color": gpu_colour(gpu)},
+                "marker": {"symbol": "square", "size": MARKER_SIZE, "color": colours[gpu]},
                 "hoverinfo": "skip",
                 "meta": {"role": "key-gpu", "gpu": gpu},
             }
@@ -328,7 +329,7 @@ def _gpu_traces(
             "hovertemplate": hovertemplate,
             "marker": {
                 "size": size,
-                "color": gpu_colour(gpu),
+                "color": group[0].colour,
                 "symbol": [precision_symbol(p.precision) for p in group],
             },
             "showlegend": False,
