@@ -129,7 +129,7 @@ def test_a_field_added_through_the_registry_alone_is_shown_everywhere_it_is_decl
 
     # The catalogue table: a column (last: declared last), and each row's value for the filter.
     home = built.html("")
-    keys = re.findall(r'<th scope="col" data-key="([a-z_]+)"', home)
+    keys = re.findall(r'<th scope="col" data-key="([a-z0-9_]+)"', home)
     assert keys == [*before, "example_orchestrator"]
     assert sorted(_cells(home, "example_orchestrator")) == ["none (started by hand)", "not published", "slurm"]
     assert f'data-recipe="{SEED_ID}"' in home
@@ -148,6 +148,7 @@ def test_a_field_added_through_the_registry_alone_is_shown_everywhere_it_is_decl
         "kind": "value",
         "format": {"name": "as_written", "places": None, "suffix": " kWh"},
         "change": {"kind": "relative", "better": -1, "scale": 1.0, "places": 1},
+        "qualifier": None,  # measured against nothing named (an MFU names its peak)
     }
     rows = json.loads((built.site / "assets/catalogue-rows.json").read_text(encoding="utf-8"))
     assert "example_orchestrator" in rows["columns"] and "example_orchestrator" in rows["facets"]
@@ -217,7 +218,8 @@ def test_a_column_goes_where_its_declaration_says() -> None:
     second = Fact("second", "Second", at("model"), column="text", column_after="model")
     with facts.extended(last, second):
         keys = [fact.key for fact in facts.COLUMNS]
-    assert keys[:2] == ["model", "second"] and keys[-1] == "last"
+    # Right of its column, after those placed there before it (the training method).
+    assert keys[:3] == ["model", "method", "second"] and keys[-1] == "last"
     nowhere = Fact("nowhere", "Nowhere", at("model"), column="text", column_after="nope")
     with pytest.raises(ValueError, match="column_after names no column"), facts.extended(nowhere):
         pass

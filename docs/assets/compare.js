@@ -150,6 +150,9 @@
       label: figure.label,
       value: recomputed ? recomputed.value : (record) => get(record, figure.path),
       format: (value) => FORMATS[figure.format.name](value, figure.format) + (figure.format.suffix || ""),
+      // What the value is against ("vs FP8 peak"), written after it; values against different ones
+      // get no difference (facts.Fact.qualifier).
+      qualifier: (record) => (figure.qualifier ? get(record, figure.qualifier) : null) ?? null,
       missing: recomputed ? recomputed.missing : null,
       delta: CHANGES[figure.change.kind](figure.change),
       better: figure.change.better,
@@ -477,11 +480,12 @@
             h("th", { scope: "row" }, metric.label),
             chosen.map((record, index) => {
               const value = metric.value(record);
+              const qualifier = metric.qualifier(record);
               const cell = isNumber(value)
-                ? h("td", { class: "or-num" }, metric.format(value))
+                ? h("td", { class: "or-num" }, metric.format(value) + (qualifier ? ` ${qualifier}` : ""))
                 : h("td", { class: "or-num or-missing" }, metric.missing ? metric.missing(record) : NOT_PUBLISHED);
-              // A difference only between two figures: none against an absent one.
-              if (index > 0 && isNumber(value) && isNumber(baseValue)) {
+              // A difference only between two figures on one scale: none against an absent one.
+              if (index > 0 && isNumber(value) && isNumber(baseValue) && qualifier === metric.qualifier(base)) {
                 const delta = metric.delta(value, baseValue);
                 let tone = "";
                 if (metric.better && delta !== "same" && value !== baseValue) {

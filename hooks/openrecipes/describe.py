@@ -95,9 +95,46 @@ def point_change(value: float, base: float, *, scale: float = 100, places: int =
     return ("+" if points > 0 else "−") + shown + " pp"
 
 
+METHOD_NAMES = {
+    "pre-training": "pre-training",
+    "continued-pre-training": "continued pre-training",
+    "full-fine-tune": "full fine-tune",
+    "lora": "LoRA",
+    "qlora": "QLoRA",
+}
+"""How a training method (`workload.method.kind`) is written, in the order lists offer them."""
+
+METHOD_NOT_STATED = "not stated"
+"""A recipe that does not say how it trained: ranked with no other method."""
+
+
+def method_name(kind: str | None) -> str:
+    """`LoRA`, `pre-training`, or `not stated` for a recipe that does not say."""
+    return METHOD_NAMES.get(kind, kind) if kind else METHOD_NOT_STATED
+
+
+def method_order(name: str) -> int:
+    """Where a method (as `method_name` writes it) stands in lists: pre-training first, not stated last."""
+    names = list(METHOD_NAMES.values())
+    return names.index(name) if name in names else len(names)
+
+
+def capitalised(text: str) -> str:
+    """`Pre-training`, `LoRA`: the first letter upper-case, the rest as written."""
+    return text[:1].upper() + text[1:]
+
+
+PEAK_NAMES = {"bf16": "BF16", "fp8": "FP8", "fp4": "FP4"}
+
+
+def peak_name(column: str) -> str:
+    """`vs FP8 peak`: which dense peak an MFU is measured against (reference.PEAK_COLUMN)."""
+    return f"vs {PEAK_NAMES.get(column, column.upper())} peak"
+
+
 def method(value: Any) -> str:
-    """`lora, rank 16, alpha 32`."""
-    parts = [value.kind]
+    """`LoRA, rank 16, alpha 32`."""
+    parts = [method_name(value.kind)]
     if value.rank is not None:
         parts.append(f"rank {value.rank}")
     if value.alpha is not None:

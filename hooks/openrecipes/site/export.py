@@ -84,6 +84,14 @@ def derived_json(derived: Derived) -> dict[str, Any]:
         "gpu": derived.gpu.key if derived.gpu else None,
         "peak_tflops": derived.peak_tflops,
         "mfu": derived.mfu,
+        # Which dense peak `mfu` is against, as the pages write it, and the one scale for every precision.
+        "mfu_peak": derived.peak_column,
+        "mfu_against": describe.peak_name(derived.peak_column) if derived.peak_column else None,
+        "bf16_peak_tflops": derived.bf16_peak_tflops,
+        "mfu_bf16": derived.mfu_bf16,
+        # The training method (None: not stated) and the FLOPs per token counted for it (flops.py).
+        "method": derived.method,
+        "flops_per_token": derived.flops_per_token,
         # At the price basis of the GPU type, which `price_basis` names; the recipe's own instance
         # gives `instance_usd_per_million_tokens`.
         "usd_per_million_tokens": derived.usd_per_million_tokens,

@@ -132,9 +132,11 @@ def unavailable_pages(problems: Sequence[Problem]) -> tuple[Output, ...]:
 
 
 def recipe_outputs(site: Pages) -> list[Output]:
-    by_model: dict[str, list[Entry]] = defaultdict(list)
+    # A recipe's alternatives are of its model and its training method: a LoRA run is no
+    # pre-training run's cheaper alternative.
+    by_model: dict[tuple[str, str], list[Entry]] = defaultdict(list)
     for entry in site.entries:
-        by_model[slug(entry.recipe.fields.model)].append(entry)
+        by_model[(slug(entry.recipe.fields.model), facts.method_of(entry))].append(entry)
     # Each GPU type's two fastest current recipes, per model: a recipe's cheapest alternative on a
     # GPU type is the fastest there, or the second when it is the fastest itself.
     leaders = {model: _fastest_per_gpu(members, 2) for model, members in by_model.items()}
@@ -145,7 +147,7 @@ def recipe_outputs(site: Pages) -> list[Output]:
         recipe_launches = launch.launches(recipe.fields)
         # Each GPU type's cheapest: whatever the reader's price basis, the cheapest other recipe is
         # one of them, and a page listing every alternative would grow with the catalogue.
-        model = slug(recipe.fields.model)
+        model = (slug(recipe.fields.model), facts.method_of(entry))
         others = ([other for other in fastest if other is not entry][:1] for fastest in leaders[model].values())
         shown = sorted((other for found in others for other in found), key=table_order_key)
         more = len(by_model[model]) - 1 - len(shown)
@@ -225,7 +227,7 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         "home.md.j2",
         rows=functools.partial(site.rows, HOME_PAGE, shown_first),
         total=len(site.entries),
-        matrix=functools.partial(model_gpu_matrix, site, HOME_PAGE),
+        matrices=functools.partial(method_matrices, site, HOME_PAGE),
         recent=functools.partial(site.rows, HOME_PAGE, describe.newest_first(site.entries)[:RECENT]),
         problems=problems,
         charts=home_charts,
@@ -318,11 +320,34 @@ def group_outputs(site: Pages) -> list[Output]:
                     "url": site.link(index_src, src),
                     "entries": members,
                     "current": current,
-                    "fastest": _cheapest_per_gpu(current),
+                    # The best figures are per training method: LoRA is no pre-training run's best.
+                    "methods": _per_method(current),
                 }
             )
         outputs.append(Output(index_src, render=site.page(index_src, "groups.md.j2", kind=kind, groups=summaries)))
     return outputs
+
+
+def _per_method(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """`entries` by training method, pre-training first: each method's recipes, each GPU type's
+    cheapest of them (`_cheapest_per_gpu`) and the highest MFU against the BF16 peak, the one scale
+    for every precision."""
+    by_method: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        by_method[facts.method_of(entry)].append(entry)
+    summaries = []
+    for method in sorted(by_method, key=describe.method_order):
+        members = by_method[method]
+        mfus = [entry.derived.mfu_bf16 for entry in members if entry.derived.mfu_bf16 is not None]
+        summaries.append(
+            {
+                "method": method,
+                "entries": members,
+                "fastest": _cheapest_per_gpu(members),
+                "mfu_bf16": max(mfus) if mfus else None,
+            }
+        )
+    return summaries
 
 
 def _first_rows(entries: Sequence[Entry], cap: int) -> Sequence[Entry]:
@@ -363,10 +388,29 @@ def _group_src(kind: str, name: str) -> str:
     return f"{folder}/{slug(name)}.md"
 
 
-def model_gpu_matrix(site: Pages, src: str) -> dict[str, Any]:
-    """The home page's matrix: a row per model, a column per GPU type, each cell the cheapest
-    current (not deprecated) recipe for the pair at any price basis, with how many there are."""
+def method_matrices(site: Pages, src: str) -> list[dict[str, Any]]:
+    """The home page's matrices, one per training method of the current recipes, pre-training first
+    (the one shown until the reader picks another): a LoRA run is never ranked beside pre-training."""
     current = [entry for entry in site.entries if not facts.hidden_by_default(entry)]
+    counts: dict[str, int] = defaultdict(int)
+    for entry in current:
+        counts[facts.method_of(entry)] += 1
+    return [
+        {"method": method, "id": f"or-method-{slug(method)}", "count": counts[method]}
+        | {"matrix": model_gpu_matrix(site, src, method)}
+        for method in sorted(counts, key=describe.method_order)
+    ]
+
+
+def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[str, Any]:
+    """The home page's matrix: a row per model, a column per GPU type, each cell the cheapest
+    current (not deprecated) recipe for the pair at any price basis, with how many there are; of
+    one training `method` (as facts.method_of writes it) when given."""
+    current = [
+        entry
+        for entry in site.entries
+        if not facts.hidden_by_default(entry) and (method is None or facts.method_of(entry) == method)
+    ]
     cells: dict[tuple[str, str], list[Entry]] = defaultdict(list)
     names: dict[str, str] = {}  # as the model pages group them: by slug, named as first written
     for entry in current:
@@ -394,8 +438,9 @@ def model_gpu_matrix(site: Pages, src: str) -> dict[str, Any]:
                     "entry": best,
                     "url": url_of(best),
                     "count": len(members),
-                    # The model's page filtered to the GPU type (table.js reads `?gpu=`).
-                    "group_url": f"{site.link(src, _group_src('model', model))}?gpu={quote(gpu, safe='')}",
+                    # The model's page filtered to the GPU type and the method (table.js reads `?gpu=`).
+                    "group_url": f"{site.link(src, _group_src('model', model))}?gpu={quote(gpu, safe='')}"
+                    + (f"&method={quote(method, safe='')}" if method else ""),
                 }
             )
         rows.append(
