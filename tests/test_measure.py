@@ -150,6 +150,7 @@ def test_several_mlperf_runs_are_scored_by_mlperfs_rule(tmp_path: Path) -> None:
     result = measured.result()
     assert result["time_to_train"]["minutes"] == round(statistics.fmean(minutes[1:-1]), 3)  # type: ignore[index]
     assert result["runs"] == 4
+    assert result["time_to_train"]["runs_counted"] == 2  # type: ignore[index]
 
 
 BAD_MLPERF = [
