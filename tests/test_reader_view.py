@@ -4,12 +4,13 @@ header, the figures' boxes) is tested in tests/browser/test_reader_view.py."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 import yaml
-from conftest import FIXTURES, BuildResult, Project, parse
+from conftest import FIXTURES, BuildResult, Project, code_blocks, parse
 
 from openrecipes import fmt
 from openrecipes.cli.main import main
@@ -154,3 +155,32 @@ def test_new_leaves_the_gpu_memory_to_the_author(capsys: pytest.CaptureFixture[s
 
 def _line_of(path: Any, text: str) -> int:
     return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+# -- the Data page's example is the export's own ---------------------------------------------------
+
+
+def test_the_data_pages_example_is_the_first_record_of_the_export(fixture_site: BuildResult) -> None:
+    """The page showed `"usd_per_million_tokens": 1.8402` (the seed at its own instance) where the
+    export had moved to the price basis: the example is now made by the export's code."""
+    exported = json.loads((fixture_site.site / "api/recipes.json").read_text(encoding="utf-8"))
+    html = fixture_site.html("data/")
+    (example,) = [block for block in code_blocks(html) if '"recipes"' in block]
+    shown = json.loads(example)
+    assert (shown["version"], shown["count"]) == (exported["version"], exported["count"])
+    first, record = exported["recipes"][0], shown["recipes"][0]
+    for key in ("id", "url", "path", "title"):
+        assert record[key] == first[key]
+    for key, value in record["derived"].items():
+        assert key == "..." or value == first["derived"][key], key
+    assert "usd_per_million_tokens" in record["derived"]
+    assert {key: value for key, value in record["checks"][0].items() if key != "..."}.items() <= first["checks"][
+        0
+    ].items()
+    assert record["fields"]["model"] == first["fields"]["model"]
+
+
+def test_the_data_page_lists_the_csv_columns_in_order(fixture_site: BuildResult) -> None:
+    header = (fixture_site.site / "api/recipes.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
+    text = " ".join(re.sub(r"<[^>]+>", "", fixture_site.html("data/")).split())
+    assert f"Columns, in order: {', '.join(header)}." in text

@@ -139,6 +139,38 @@ def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
     }
 
 
+EXAMPLE_DERIVED = ("gpu", "peak_tflops", "mfu", "usd_per_million_tokens")
+EXAMPLE_CHECK = ("name", "stated", "recomputed", "passed")
+ELIDED = {"...": "..."}
+
+
+def example_api(entry: Entry, url: str, count: int) -> str:
+    """The start of api/recipes.json as the Data page shows it: the first record, made by
+    `recipe_json` (the very function the export writes it with) and shortened to a few values of
+    each part, `"...": "..."` standing for the rest. A hand-written example went stale: it showed a
+    $ / 1M at the recipe's own instance after the export had moved to the price basis."""
+    record = recipe_json(entry, url)
+
+    def shortened(values: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+        kept = {key: values[key] for key in keys if key in values}
+        return {**kept, **ELIDED} if len(kept) < len(values) else kept
+
+    fields = shortened(record["fields"], ("schema_version", "model"))
+    if "gpu" in record["fields"]:
+        fields = {**{k: v for k, v in fields.items() if k != "..."}, "gpu": ELIDED, **ELIDED}
+    parts = {
+        **{key: record[key] for key in ("id", "url", "path", "title")},
+        "fields": fields,
+        "derived": shortened(record["derived"], EXAMPLE_DERIVED),
+        "checks": [shortened(record["checks"][0], EXAMPLE_CHECK)] if record["checks"] else [],
+    }
+
+    # One line a part, as the export writes each value (json.dumps): the figures are its digits.
+    lines = [f"      {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in parts.items()]
+    head = f'{{\n  "version": {API_VERSION},\n  "count": {count},\n  "recipes": [\n    {{\n'
+    return head + ",\n".join(lines) + "\n    }\n  ]\n}\n"
+
+
 def csv_columns() -> tuple[str, ...]:
     """The header of recipes.csv: id, page, and the registry's CSV columns in its order."""
     return ("id", "url", *(fact.csv for fact in facts.CSV if fact.csv))

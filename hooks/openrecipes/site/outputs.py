@@ -18,6 +18,8 @@ MODELS_PAGE = "models/index.md"
 GPUS_PAGE = "gpus/index.md"
 COMPARE_PAGE = "compare.md"
 SCHEMA_PAGE = "schema.md"
+DATA_PAGE = "data.md"
+"""What the exports hold, with an example made by the export's own code from the catalogue."""
 API_JSON = "api/recipes.json"
 API_CSV = "api/recipes.csv"
 API_INDEX = "api/index.json"
@@ -33,7 +35,7 @@ PRICES_JSON = "assets/prices.json"
 """The price-basis presets, made from reference/instances.yaml; price.js loads it."""
 CATALOGUE_ROWS_JSON = "assets/catalogue-rows.json"
 """Every row of the home page's table as columns of values: the page holds only the first rows."""
-GENERATED_NAV_PAGES = (HOME_PAGE, MODELS_PAGE, GPUS_PAGE, COMPARE_PAGE, METHODOLOGY_PAGE, SCHEMA_PAGE)
+GENERATED_NAV_PAGES = (HOME_PAGE, MODELS_PAGE, GPUS_PAGE, COMPARE_PAGE, METHODOLOGY_PAGE, SCHEMA_PAGE, DATA_PAGE)
 SHARED_TARGETS = {
     "home": HOME_PAGE,
     "methodology": METHODOLOGY_PAGE,

@@ -23,10 +23,11 @@ from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
 from ..reading.reference import REFERENCE_DIR, Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
-from . import architecture, charts, facts, launch
+from . import architecture, charts, export, facts, launch
 from .launch import Launch
 from .outputs import (
     COMPARE_PAGE,
+    DATA_PAGE,
     GENERATED_NAV_PAGES,
     GPUS_PAGE,
     HOME_PAGE,
@@ -245,6 +246,15 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         flops_params=lambda: flops.flops_params,  # a callable context value is called: this gives the function
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
+    first = site.entries[0] if site.entries else None  # api/recipes.json's first record
+    data = site.page(
+        DATA_PAGE,
+        "data.md.j2",
+        example=(lambda: export.example_api(first, site.recipe_url_from_root(first), len(site.entries)))
+        if first
+        else None,
+        csv_columns=export.csv_columns(),
+    )
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
     schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
     return [
@@ -252,6 +262,13 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         Output(METHODOLOGY_PAGE, render=methodology, edit_path="reference/gpus.yaml", inputs=()),
         Output(COMPARE_PAGE, render=compare, inputs=(f"count {len(site.entries)}",)),
         Output(SCHEMA_PAGE, render=schema_page, edit_path=SCHEMA_RELATIVE_PATH, inputs=()),
+        # The example is the first record whole (its page-only fields too); the count, every recipe.
+        Output(
+            DATA_PAGE,
+            render=data,
+            edit_path="hooks/openrecipes/templates/data.md.j2",
+            inputs=(*(entry.listing for entry in site.entries), *((first.digest,) if first else ())),
+        ),
         *chart_outputs,
     ]
 
