@@ -297,3 +297,29 @@ def test_a_recipe_with_its_own_script_and_a_documented_launch_downloads_both() -
         "publisher-launch.sh",
         "publisher-env.sh",
     )
+
+
+def test_show_says_how_a_recipe_is_launched(
+    project: Project, imported: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from openrecipes.cli.main import main
+
+    project.add(MEGATRON_ID, imported)
+    project.add_fixture(NOT_PUBLISHED_ID)
+    assert main(["--root", str(project.root), "show", MEGATRON_ID]) == 0
+    out = capsys.readouterr().out
+    launch = out[out.index("\nLaunch: ") + 1 : out.index("\n\nChecks")].splitlines()
+    commit = imported["launch"]["source"]["commit"]
+    assert launch == [
+        "Launch: The publisher's documented launch"
+        " (how the publisher launches this configuration, not a log of the run)",
+        f"  launch.sh  recipes/{MEGATRON_ID}/launch.sh",
+        f"  env.sh     recipes/{MEGATRON_ID}/env.sh",
+        f"  revision   NVIDIA-NeMo/Megatron-Bridge at {commit}",
+        "  container  nvcr.io/nvidia/nemo:26.08",
+        "  needs      <Slurm cluster>, SLURM_ACCOUNT, SLURM_PARTITION",
+    ]
+    assert main(["--root", str(project.root), "show", NOT_PUBLISHED_ID]) == 0
+    out = capsys.readouterr().out
+    reason = " ".join(frozen(NOT_PUBLISHED_ID)["launch"]["reason"].split())
+    assert f"\nLaunch: not published\n  {reason}\n" in out

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from .. import describe
 from ..loader import Entry
-from ..site import facts
+from ..site import facts, launch
 
 
 def page_url(recipe_id: str) -> str:
@@ -69,6 +69,7 @@ def recipe_text(entry: Entry) -> str:
             title = f"{title}: {derived.label}"
         rows = [(fact.label, _with_notes(fact, text, entry)) for fact, text in facts.rows(name, entry)]
         lines += ["", title, *(_pairs(rows) if rows else [f"  {facts.NOT_PUBLISHED}"])]
+    lines += ["", *_launch_lines(entry)]
     lines += ["", "Checks"]
     check_rows = [
         (
@@ -84,6 +85,29 @@ def recipe_text(entry: Entry) -> str:
             "  " + line for line in columns(("", "check", "stated", "recomputed"), check_rows, set()).splitlines()[1:]
         ]
     return "\n".join(lines) + "\n"
+
+
+def _launch_lines(entry: Entry) -> list[str]:
+    """Each launch the page shows: its kind, its downloads, and what it needs from the reader."""
+    lines = []
+    for one in launch.launches(entry.recipe.fields):
+        if one.kind == "not-published":
+            lines += [f"Launch: {facts.NOT_PUBLISHED}", f"  {one.reason}"]
+            continue
+        rows = [
+            (script.name, page_url(entry.recipe.id) + script.name) for script in (one.launch_sh, one.env_sh) if script
+        ]
+        documented = entry.recipe.fields.launch if one.kind == "documented" else None
+        if documented is not None:
+            source = documented.source
+            rows.append(("revision", f"{source.repository} at {source.commit}"))
+            if documented.container:
+                rows.append(("container", documented.container))
+        if one.inputs:
+            rows.append(("needs", ", ".join(item.written for item in one.inputs)))
+        note = " (how the publisher launches this configuration, not a log of the run)" if documented else ""
+        lines += [f"Launch: {one.label}{note}", *_pairs(rows)]
+    return lines
 
 
 def _with_notes(fact: facts.Fact, text: str, entry: Entry) -> str:
