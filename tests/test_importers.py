@@ -284,6 +284,7 @@ def test_megatron_bridge_golden_recipe(mb_repo: tuple[Path, str]) -> None:
             "(DGX-GB300, 256 GPUs, MXFP8)",
             "publisher": "NVIDIA",
             "published": dt.date(2099, 2, 3),
+            "first_published": {"date": dt.date(2099, 2, 3), "commit": sha, "url": f"{page}#L40"},
             "excerpt": "#### Model: DeepSeekV3\n"
             "| System | #-GPUs | Precision | GBS | MBS | Sequence Length | TP | PP | CP | VP | EP | Tokens / sec / GPU "
             "| Model TFLOP / sec / GPU |\n"
@@ -957,11 +958,16 @@ def releases(release_repo: ReleaseRepo, monkeypatch: pytest.MonkeyPatch) -> laun
 def test_the_version_picker_names_each_containers_megatron_bridge() -> None:
     text = (RELEASES / launches.VERSION_INDEX[0] / launches.VERSION_INDEX[1]).read_text(encoding="utf-8")
     index = launches.version_index(text)
-    assert {release: index[release][0] for release in ("26.08", "26.06.01", "26.06", "25.11")} == {
+    assert {release: version for release, (version, _) in index.items()} == {
         "26.08": "0.6.0",
         "26.06.01": "0.5.1",
         "26.06": "0.5.0",
+        "26.04.01": "0.4.2",
+        "26.04": "0.4.0",
+        "26.02.01": "0.3.1",
+        "26.02": "0.3.0",
         "25.11": "0.2.0",
+        "25.09": "0.1.0",
     }
     line = text.splitlines()[index["26.08"][1] - 1]
     assert "0.6.0 (latest) · 26.08" in line
@@ -1078,22 +1084,23 @@ def test_a_row_without_a_documented_launch_says_why(
         unpinned.find(launches.Row("26.08", "Pre-Training", "DeepSeekV3", "gb200", 256, "MXFP8", 4096)),
         launches.Unknown,
     )
-    assert isinstance(
-        releases.find(launches.Row("26.04", "Pre-Training", "DeepSeekV3", "gb200", 256, "MXFP8", 4096)),
+    assert isinstance(  # 25.09 is Megatron-Bridge 0.1.0, whose tag the scratch repository lacks
+        releases.find(launches.Row("25.09", "Pre-Training", "DeepSeekV3", "gb200", 256, "MXFP8", 2048)),
         launches.Unknown,
     )
 
 
 def _launch_import(release_repo: ReleaseRepo) -> dict[str, dict[str, Any]]:
     source = GitSource.open(release_repo.repo, release_repo.scratch[IMPORTED_AT])
-    imported = megatron_bridge_recipes.build(source, ["26.08", "26.06.01", "26.06", "25.11"])
+    imported = megatron_bridge_recipes.build(source, None)
     return {planned.id: planned.data for planned in imported.recipes}
 
 
 def test_the_committed_launches_are_what_the_publishers_files_make(
     release_repo: ReleaseRepo, releases: launches.Releases
 ) -> None:
-    """The import run on the copies of the publisher's files gives every committed recipe its launch."""
+    """The import run on the copies of the publisher's files gives every committed recipe its launch,
+    its first-published date and its status (its deprecation rests on the launches' FP8 scaling)."""
     made = _launch_import(release_repo)
     committed = {
         name.removesuffix(".yaml"): data for name, data in IMPORTED if data["source"]["importer"] == "megatron-bridge"
@@ -1102,6 +1109,10 @@ def test_the_committed_launches_are_what_the_publishers_files_make(
     for recipe_id, data in made.items():
         launch = yaml.safe_load(release_repo.as_upstream(yaml.safe_dump(data["launch"], allow_unicode=True)))
         assert launch == committed[recipe_id]["launch"], recipe_id
+        first = yaml.safe_load(release_repo.as_upstream(yaml.safe_dump(data["source"]["first_published"])))
+        assert first == committed[recipe_id]["source"]["first_published"], recipe_id
+        assert data["status"] == committed[recipe_id]["status"], recipe_id
+        assert data.get("deprecation") == committed[recipe_id].get("deprecation"), recipe_id
         launch_notes = [item for item in data.get("disagreements", []) if item["check"] == "Launch values"]
         assert launch_notes == [
             item for item in committed[recipe_id].get("disagreements", []) if item["check"] == "Launch values"
@@ -1186,7 +1197,12 @@ def test_every_recipe_says_how_it_is_launched() -> None:
         files = [item["path"] for item in launch["source"]["files"]]
         if data.get("source", {}).get("importer") == "megatron-bridge":
             # Its container tag, its GPU count, and the configuration it loads linked at a commit.
-            assert launch["container"].startswith("nvcr.io/nvidia/nemo:"), name
+            # A patch release's image (26.02.01, 26.04.01) is written nowhere in the repository: an input.
+            if "container" in launch:
+                assert launch["container"].startswith("nvcr.io/nvidia/nemo:"), name
+            else:
+                assert "CONTAINER_IMAGE" in [item["name"] for item in launch["inputs"]], name
+                assert "no nvcr.io/nvidia/nemo:" in launch["notes"] and "the image is an input" in launch["notes"]
             nodes = data["gpu"]["count"] // data["gpu"]["per_node"]
             asks = f"-ng {data['gpu']['count']}" in launch["command"] or f"--nodes {nodes} " in launch["command"]
             assert launch["sets"]["gpus"] > 0 and asks, name
@@ -1194,7 +1210,13 @@ def test_every_recipe_says_how_it_is_launched() -> None:
         if data.get("source", {}).get("publisher", "").startswith("MLCommons"):
             assert any(re.search(r"/config_[^/]+\.sh$", path) for path in files), name
     assert kinds["documented"] + kinds["run"] >= 109, kinds
-    assert kinds == {"documented": 108, "run": 1, "not-published": 8}
+    # Every Megatron-Bridge row of every imported release has the documented launch of its release.
+    megatron = Counter(
+        data["launch"]["kind"]
+        for _, data in _committed()
+        if data.get("source", {}).get("importer") == "megatron-bridge"
+    )
+    assert megatron == {"documented": 265}
 
 
 def test_imported_launches_declare_every_input() -> None:
