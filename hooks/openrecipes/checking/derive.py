@@ -178,11 +178,22 @@ def _derive(
     peak = gpu.peak_tflops(precision) if gpu and precision else None
     bf16_peak = gpu.peak_tflops("bf16") if gpu else None
     stated_params = lookup(f, "result", "active_params", "count")
-    params = stated_params or (flops.flops_params(model.active_params, model.architecture) if model else None)
+    # One N per model, whatever a recipe states: the reference data's count without the input
+    # embedding when the architecture gives it, so every recipe of a model is on one scale; else
+    # the recipe's own count, else the publisher's headline count. A stated MFU is checked with
+    # the N the recipe states (`mfu_as_stated`): its author's arithmetic, in its author's N.
+    exact = model is not None and model.architecture is not None
+    params = (
+        flops.flops_params(model.active_params, model.architecture)
+        if exact
+        else stated_params or (model.active_params if model else None)
+    )
     method = lookup(f, "workload", "method", "kind")
     per_token = flops.training_flops_per_token(params, method) if params else None
     mfu = per_token * tokens / (peak * 1e12) if per_token and tokens and peak else None
     mfu_bf16 = per_token * tokens / (bf16_peak * 1e12) if per_token and tokens and bf16_peak else None
+    as_stated = flops.training_flops_per_token(stated_params, method) if stated_params else per_token
+    mfu_as_stated = as_stated * tokens / (peak * 1e12) if as_stated and tokens and peak else None
 
     basis_spec = pricebasis.basis_instance(reference, gpu.key) if gpu is not None else None
     basis = Price(basis_spec, basis=True) if basis_spec else None
@@ -203,7 +214,7 @@ def _derive(
         model=model,
         peak_tflops=peak,
         params=params,
-        params_from_recipe=stated_params is not None,
+        params_from_recipe=stated_params is not None and not exact,
         mfu=mfu,
         basis=basis,
         price=price,
@@ -223,6 +234,8 @@ def _derive(
         peak_column=PEAK_COLUMN[precision] if peak else None,
         bf16_peak_tflops=bf16_peak,
         mfu_bf16=mfu_bf16,
+        stated_params=stated_params,
+        mfu_as_stated=mfu_as_stated,
     )
 
 

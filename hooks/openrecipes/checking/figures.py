@@ -92,9 +92,11 @@ class Derived:
     model: ModelSpec | None
     peak_tflops: float | None
     params: int | None
-    """N, the active parameters per token MFU counts: the recipe's, else the reference data's
-    without the input embedding (flops.flops_params)."""
+    """N, the active parameters per token MFU counts: the reference data's without the input
+    embedding (flops.flops_params) when the model's architecture is known, else the recipe's, else
+    the publisher's headline count."""
     params_from_recipe: bool
+    """N is the recipe's own count (no architecture in the reference data to count it from)."""
     mfu: float | None
     """Against the dense peak of the training precision (`peak_column`)."""
     basis: Price | None
@@ -130,6 +132,10 @@ class Derived:
     bf16_peak_tflops: float | None = None
     mfu_bf16: float | None = None
     """MFU against the GPU's BF16 dense peak whatever the precision: one scale for every precision."""
+    stated_params: int | None = None
+    """The N the recipe states (`result.active_params.count`), which its stated MFU assumes."""
+    mfu_as_stated: float | None = None
+    """MFU recomputed with the recipe's own N (else `params`): what a stated MFU is checked against."""
 
     @property
     def passed(self) -> bool:

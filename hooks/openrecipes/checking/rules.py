@@ -31,30 +31,30 @@ from .figures import (
 @rule(
     "MFU",
     "A stated MFU is within ±0.1 percentage points of the training FLOPs per token (6 × N, or 4 × N for LoRA "
-    "and QLoRA) × tokens/s per GPU ÷ the GPU's dense peak at the training precision.",
+    "and QLoRA, with the N the recipe states) × tokens/s per GPU ÷ the GPU's dense peak at the training precision.",
 )
 def _mfu(ctx: Context) -> Iterator[Check]:
     stated = lookup(ctx.f, "result", "mfu")
-    if stated is None or ctx.mfu is None:
+    if stated is None or ctx.mfu_as_stated is None:
         return
     yield Check(
         name="MFU",
         field=("result", "mfu"),
         stated=fmt.percent(stated, 2),
-        recomputed=fmt.percent(ctx.mfu, 3),
+        recomputed=fmt.percent(ctx.mfu_as_stated, 3),
         tolerance="±0.1 percentage points",
-        formula=_mfu_formula(ctx),
-        passed=abs(stated - ctx.mfu) <= MFU_TOLERANCE + EPSILON,
+        formula=_mfu_formula(ctx, ctx.stated_params or ctx.params),
+        passed=abs(stated - ctx.mfu_as_stated) <= MFU_TOLERANCE + EPSILON,
     )
 
 
-def _mfu_formula(ctx: Context) -> str:
+def _mfu_formula(ctx: Context, params: int | None = None) -> str:
     precision = lookup(ctx.f, "workload", "precision")
     factor = flops.flops_formula(ctx.method).split(" ")[0]
     return (
-        f"{factor} × {fmt.number(ctx.params)} active parameters × {fmt.as_written(ctx.f.result.tokens_per_s_per_gpu)} "
-        f"tokens/s ÷ {fmt.as_written(ctx.peak_tflops)} TFLOP/s ({ctx.gpu.key} dense "
-        f"{PEAK_COLUMN[precision].upper()} peak)"
+        f"{factor} × {fmt.number(params or ctx.params)} active parameters × "
+        f"{fmt.as_written(ctx.f.result.tokens_per_s_per_gpu)} tokens/s ÷ {fmt.as_written(ctx.peak_tflops)} TFLOP/s "
+        f"({ctx.gpu.key} dense {PEAK_COLUMN[precision].upper()} peak)"
     )
 
 

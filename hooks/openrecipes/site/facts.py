@@ -495,6 +495,8 @@ def _mfu_notes(entry: Entry) -> tuple[Note, ...]:
         source = " (headline count: whether it holds the input embedding is not published)"
     else:
         source = " without the input embedding"
+        if derived.stated_params and derived.stated_params != derived.params:
+            source += f" (the recipe states {fmt.number(derived.stated_params)}: its own MFU is checked with that)"
     formula = flops.flops_formula(derived.method)
     why = "LoRA: frozen weights have no weight gradient" if derived.method in flops.ADAPTER_TRAINING else ""
     why = why or ("method not stated: every weight counted as trained" if derived.method is None else "")

@@ -22,7 +22,7 @@ import jinja2
 import yaml
 from markupsafe import Markup
 
-from .. import describe, fmt
+from .. import describe, flops, fmt
 from ..checking import flags
 from ..markup import code_block, html_text, markdown_html, markdown_inline_html
 from . import facts
@@ -127,7 +127,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         percent=_trusted(fmt.percent),
         as_written=_trusted(fmt.as_written),
     )
-    env.globals.update(describe=describe, facts=facts, flags=flags)
+    env.globals.update(describe=describe, facts=facts, flags=flags, flops=flops)
     return env
 
 
