@@ -143,7 +143,7 @@ def test_deprecated_recipes_are_not_charted(project: Project) -> None:
 
 def test_each_point_carries_what_re_prices_it(project: Project) -> None:
     entries = catalogue(
-        project, TWO_MODELS | {"llama-3.1-70b/mi300x/x": {"gpu": "MI300X", "instance": None, "tokens_per_s": 2000.0}}
+        project, TWO_MODELS | {"llama-3.1-70b/mi325x/x": {"gpu": "MI325X", "instance": None, "tokens_per_s": 2000.0}}
     )
     by_url = {url_of(e): e for e in entries}
     panel = chart_files(entries)["cost"]["panels"][0]
@@ -156,7 +156,7 @@ def test_each_point_carries_what_re_prices_it(project: Project) -> None:
         basis = entry.derived.basis  # the price basis of its GPU type, as the table ranks by
         assert usd_per_gpu_hour == (basis.usd_per_gpu_hour if basis else None)
         assert head.startswith(f"Llama 3.1 70B on {entry.recipe.fields.gpu.count} × {gpu}")
-        if usd_per_gpu_hour is None:  # kept, not drawn: a price for MI300X draws it
+        if usd_per_gpu_hour is None:  # kept, not drawn: a price for MI325X draws it
             assert trace["y"][i] is None and trace["text"][i] == ""
         else:  # $/1M as checking/derive.py computes it, to the last bit
             assert trace["y"][i] == pricebasis.usd_per_million_tokens(usd_per_gpu_hour, tokens)
@@ -166,7 +166,7 @@ def test_each_point_carries_what_re_prices_it(project: Project) -> None:
     assert seen == {url for url, e in by_url.items() if e.recipe.fields.model == "Llama 3.1 70B"}
     # The unpriced GPU type has its legend entry ready, hidden until a price draws its point.
     keys = {t["meta"]["gpu"]: t["showlegend"] for t in traces(panel["figure"], "key-gpu")}
-    assert keys == {"H100": True, "H200": True, "MI300X": False}
+    assert keys == {"H100": True, "H200": True, "MI325X": False}
 
 
 def test_axes_are_logarithmic_where_values_span_more_than_ten_times(project: Project) -> None:

@@ -284,7 +284,7 @@ def test_methodology_page_renders_formulas_and_every_reference_row(seed_site: Bu
     assert "$/1M tokens = $ per GPU-hour ÷ (tokens/s per GPU × 3,600) × 1,000,000" in text
     # The price basis: each preset's price for each GPU type, with the instance it is the price of.
     assert "H200 $4.50 (Nebius H200) $7.91 (AWS p5en.48xlarge) $4.50 (Nebius H200)" in text
-    assert "MI300X none none none" in text
+    assert "MI325X none none none" in text
     for gpu in reference.gpus.values():
         assert gpu.name in text
     assert "AWS p5en.48xlarge H200 8 63.296 7.912 us-east-1" in text

@@ -364,7 +364,7 @@ def test_new_notes_an_unknown_gpu(capsys: pytest.CaptureFixture[str], project: P
 def _three(project: Project) -> None:
     project.add_synthetic("llama-3.1-70b/h100/slow", tokens_per_s=800.0)
     project.add_synthetic("llama-3.1-70b/h100/fast", tokens_per_s=1100.0)
-    project.add_synthetic("llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0)
+    project.add_synthetic("llama-3.1-70b/mi325x/onprem", gpu="MI325X", instance=None, tokens_per_s=700.0)
 
 
 def _cells(header: str, line: str) -> dict[str, str]:
@@ -394,8 +394,9 @@ def test_list_is_in_table_order_with_aligned_columns(capsys: pytest.CaptureFixtu
             "layout": "TP8 PP2",
             "tokens/s/GPU": "1,100",
             "$/1M": "$0.9722",  # at the price basis: Nebius H100, $3.85 per GPU-hour
-            "MFU": "47.1% vs BF16 peak",  # the peak it is against, beside it
-            "MFU/BF16": "47.1%",
+            # Against the peak named beside it; N is Llama 3.1 70B's less its input embedding.
+            "MFU": f"{fmt.percent(6 * (70_553_706_496 - 128_256 * 8_192) * 1100 / 989e12)} vs BF16 peak",
+            "MFU/BF16": fmt.percent(6 * (70_553_706_496 - 128_256 * 8_192) * 1100 / 989e12),
             "status": "verified",
         }.items()
     )
@@ -558,12 +559,15 @@ def test_diff_against_the_working_tree_as_text(capsys: pytest.CaptureFixture[str
     base = git(repository.root, "rev-parse", "base")[:12]
     lines = out.splitlines()
     assert lines[0] == f"Recipes from base ({base}) to the working tree: 1 added, 1 changed, 1 removed"
-    assert lines[1] == "  added    llama-3.1-70b/h100/new  950 tokens/s/GPU · $1.13 per 1M · MFU 40.7%"
+    # MFU over N = Llama 3.1 70B's active parameters less its input embedding, at H100's BF16 peak.
+    n = 70_553_706_496 - 128_256 * 8_192
+    mfu = {tokens: fmt.percent(6 * n * tokens / 989e12) for tokens in (900, 950, 1000)}
+    assert lines[1] == f"  added    llama-3.1-70b/h100/new  950 tokens/s/GPU · $1.13 per 1M · MFU {mfu[950]}"
     assert lines[2] == "  changed  llama-3.1-70b/h100/faster"
     assert lines[3] == "             tokens/s/GPU  900 → 1,000    +100 (+11.1%)"
     assert lines[4] == "             $/1M tokens   $1.19 → $1.07  −$0.1188 (−10.0%)"
-    assert lines[5] == "             MFU           38.5% → 42.8%  +4.3 pp"
-    assert lines[6] == "  removed  llama-3.1-70b/h100/gone  900 tokens/s/GPU · $1.19 per 1M · MFU 38.5%"
+    assert lines[5] == f"             MFU           {mfu[900]} → {mfu[1000]}  +4.2 pp"
+    assert lines[6] == f"  removed  llama-3.1-70b/h100/gone  900 tokens/s/GPU · $1.19 per 1M · MFU {mfu[900]}"
     assert len(lines) == 7
 
 

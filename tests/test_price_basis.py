@@ -56,7 +56,7 @@ def test_each_preset_takes_the_cheapest_price_of_its_kind(reference: Reference) 
     assert pricebasis.basis_instance(reference, "H100", by_key["hyperscaler"]).key == "AWS p5.48xlarge"
     assert pricebasis.basis_instance(reference, "H100", by_key["neocloud"]).key == "Nebius H100"
     assert pricebasis.basis_instance(reference, "B300", by_key["neocloud"]) is None  # only AWS sells B300 here
-    assert pricebasis.basis_instance(reference, "MI300X") is None
+    assert pricebasis.basis_instance(reference, "MI325X") is None
     assert "Lambda, Nebius, RunPod" in by_key["neocloud"].describe(reference)
 
 
@@ -70,6 +70,7 @@ def test_every_instance_is_a_hyperscalers_or_a_neoclouds(reference: Reference) -
         "CoreWeave": "neocloud",
         "Nebius": "neocloud",
         "RunPod": "neocloud",
+        "Crusoe": "neocloud",
     }
 
 
@@ -93,7 +94,7 @@ def test_the_presets_are_a_site_asset_of_every_gpu_types_price(reference: Refere
         "as_of": "2026-09-25",
     }
     assert presets["hyperscaler"]["prices"]["H200"]["instance"] == "AWS p5en.48xlarge"
-    assert "MI300X" not in presets["cheapest"]["prices"]
+    assert "MI325X" not in presets["cheapest"]["prices"]
 
 
 def _expand(column: dict[str, Any]) -> list[Any]:
@@ -104,7 +105,7 @@ def test_the_tables_rows_as_data_hold_what_the_table_shows(project: Project) -> 
     project.add_seed()
     project.add_synthetic("llama-3.1-70b/h100/a", tokens_per_s=900.0)
     project.add_synthetic("llama-3.1-70b/h100/b", tokens_per_s=800.0, status="unverified")
-    project.add_synthetic("llama-3.1-70b/mi300x/c", gpu="MI300X", instance=None, tokens_per_s=700.0)
+    project.add_synthetic("llama-3.1-70b/mi325x/c", gpu="MI325X", instance=None, tokens_per_s=700.0)
     catalogue = load_catalogue(project.root)
     data = export.catalogue_rows(catalogue.entries, lambda entry: f"recipes/{entry.recipe.id}/")
     assert data["id"] == [entry.recipe.id for entry in catalogue.entries]  # in table order

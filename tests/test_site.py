@@ -160,7 +160,7 @@ def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Proje
     project.add_synthetic("llama-3.1-70b/h100/pricey", tokens_per_s=600.0)
     project.add_synthetic("llama-3.1-70b/h100/mid-b", tokens_per_s=900.0)
     project.add_synthetic("llama-3.1-70b/h100/mid-a", tokens_per_s=900.0)
-    project.add_synthetic("llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0)
+    project.add_synthetic("llama-3.1-70b/mi325x/onprem", gpu="MI325X", instance=None, tokens_per_s=700.0)
     project.add_synthetic("llama-3.1-70b/b200/onprem", gpu="B200", instance=None, tokens_per_s=2000.0)
     project.add_synthetic("llama-3.1-70b/h200/tenfold", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=90.0)
     # At its own Azure instance ($12.29 per GPU-hour) it would rank after mid-a and mid-b ($2.2759).
@@ -178,7 +178,7 @@ def test_table_order_is_price_then_mfu_then_id_with_unpriced_last(project: Proje
         "llama-3.1-70b/h100/mid-b",
         "llama-3.1-70b/h100/pricey",  # $1.78
         "llama-3.1-70b/h200/tenfold",  # $13.89: 13 sorts after 1 as a number
-        "llama-3.1-70b/mi300x/onprem",  # no sourced MI300X price at all: last
+        "llama-3.1-70b/mi325x/onprem",  # no sourced MI325X price at all: last
     ]
 
 

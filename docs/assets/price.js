@@ -133,6 +133,36 @@
     return `no ${state.preset} price`;
   }
 
+  /**
+   * A $ / 1M cell without a price, as catalogue_table.md.j2 writes it: what stands in for the
+   * figure and a button to type a price for the GPU type (the click is handled below). Never a
+   * number, so it never ranks among the priced rows.
+   */
+  function showMissing(element, gpu) {
+    element.textContent = `${missing(gpu)} — `;
+    element.appendChild(h("button", { type: "button", class: "or-enter-price", "data-or-enter-price": gpu }, "enter yours"));
+  }
+
+  /** The page's own-price field for `gpu`, opened and focused; false when the page has none. */
+  function enterPrice(gpu) {
+    for (const own of document.querySelectorAll("[data-or-basis-own]")) {
+      const input = Array.from(own.querySelectorAll("[data-or-basis-gpu]")).find(
+        (field) => field.getAttribute("data-or-basis-gpu") === gpu,
+      );
+      if (!input) continue;
+      own.open = true;
+      input.scrollIntoView({ block: "center" });
+      input.focus();
+      return true;
+    }
+    return false;
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest("[data-or-enter-price]") : null;
+    if (button && enterPrice(button.getAttribute("data-or-enter-price"))) event.preventDefault();
+  });
+
   /** The presets, once per visit (instant navigation keeps them). */
   const ready = fetch(OR.siteUrl(PRICES).href, { credentials: "same-origin" })
     .then((response) => {
@@ -156,6 +186,7 @@
     usdPerMillion,
     label,
     missing,
+    showMissing,
     state: () => ({ preset: state.preset, own: { ...state.own } }),
     isDefault: () => isDefault(),
     presets: () => DATA.presets.map(({ key, label }) => ({ key, label })),
@@ -208,6 +239,7 @@
       const reset = h("button", { type: "button", class: "md-button", "data-or-basis-reset": true }, "Default basis");
       reset.addEventListener("click", () => this.set(clean(DATA.default, {}), true));
       const status = h("p", { class: "or-basis__status", role: "status", "aria-live": "polite", "data-or-basis-status": true });
+      const unpriced = h("p", { class: "or-basis__unpriced", "data-or-basis-unpriced": true, hidden: true });
       const inputs = new Map();
       const fields = this.gpus.map((gpu) => {
         const input = h("input", {
@@ -243,9 +275,10 @@
           reset,
         ),
         status,
+        unpriced,
         fields.length ? own : null,
       );
-      return { box, select, reset, status, inputs, own };
+      return { box, select, reset, status, unpriced, inputs, own, labels: new Map(fields.map((f, i) => [this.gpus[i], f])) };
     }
 
     typed(gpu, text, push) {
@@ -274,7 +307,17 @@
           input.setAttribute("aria-invalid", this.invalid.has(gpu) ? "true" : "false");
           const price = preset().prices[gpu];
           input.placeholder = price ? OR.plain(price.usd_per_gpu_hour) : "no price";
+          view.labels.get(gpu).classList.toggle("or-basis__gpu--unpriced", usdPerGpuHour(gpu) === null);
         }
+        // GPU types this page shows without a price: their recipes are not ranked by cost until
+        // the reader types one, which the box says ("enter yours" opens the fields).
+        const unpriced = this.gpus.filter((gpu) => usdPerGpuHour(gpu) === null);
+        view.unpriced.hidden = unpriced.length === 0;
+        view.unpriced.textContent = unpriced.length
+          ? `No ${state.preset === DATA.default ? "public" : preset().label.toLowerCase()} price for ${unpriced.join(", ")}: ` +
+            `${unpriced.length === 1 ? "its" : "their"} recipes are not ranked by cost (they come after the priced ones, ` +
+            "whichever way the table is sorted). Type your own $ per GPU-hour below to price and rank them."
+          : "";
         if (Object.keys(state.own).length) view.own.open = true;
       }
       this.apply();
@@ -294,7 +337,11 @@
       for (const element of doc.querySelectorAll("[data-usd-per-mtok][data-gpu]")) {
         const gpu = element.getAttribute("data-gpu");
         const value = usdPerMillion(gpu, Number(element.getAttribute("data-tokens-per-s")));
-        element.textContent = value === null ? missing(gpu) : OR.usd(value);
+        // A catalogue table's cell (the one kind with data-key) offers to type a price, as the build
+        // writes it; a figure inside a link (the home matrix) cannot hold a button, and its cell
+        // has one beside the link.
+        if (value === null && element.hasAttribute("data-key")) showMissing(element, gpu);
+        else element.textContent = value === null ? missing(gpu) : OR.usd(value);
         if (element.hasAttribute("data-value")) element.setAttribute("data-value", value === null ? "" : String(value));
         element.setAttribute("title", `At ${label(gpu)}`);
         element.classList.toggle("or-custom-price", custom);
@@ -321,6 +368,9 @@
         const hours = Number(element.getAttribute("data-gpu-hours"));
         element.textContent = price === null || !(hours >= 0) ? "unpriced" : OR.usd(hours * price);
         element.classList.toggle("or-custom-price", custom);
+      }
+      for (const button of doc.querySelectorAll("[data-or-enter-price]")) {
+        button.hidden = usdPerGpuHour(button.getAttribute("data-or-enter-price")) !== null;
       }
       for (const element of doc.querySelectorAll("[data-price-source][data-gpu]")) {
         element.textContent = `price basis: ${label(element.getAttribute("data-gpu"))}`;

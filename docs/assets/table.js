@@ -224,7 +224,8 @@
 
   /** A $ / 1M cell at the reader's basis, once price.js has loaded its presets. */
   function showPrice(cell, gpu, usd) {
-    cell.textContent = usd === null ? OR.priceBasis.missing(gpu) : OR.usd(usd);
+    if (usd === null) OR.priceBasis.showMissing(cell, gpu);
+    else cell.textContent = OR.usd(usd);
     cell.setAttribute("data-value", usd === null ? "" : String(usd));
     cell.setAttribute("title", `At ${OR.priceBasis.label(gpu)}`);
     cell.classList.toggle("or-custom-price", !OR.priceBasis.isDefault());
@@ -587,6 +588,19 @@
     draw() {
       const shown = this.matching.slice(0, this.limit);
       const elements = shown.map((row) => this.element(row));
+      // Ranked by cost (the default order, or sorted by $ / 1M either way), the rows without a
+      // price come after every priced one: a line marks where the ranking ends.
+      const priceKey = Array.from(this.columns).find(([, column]) => column.cell === "price");
+      const byPrice = !this.state.sort || (priceKey !== undefined && this.state.sort === priceKey[0]);
+      let priced = false;
+      let marked = false;
+      for (const row of shown) {
+        const unpriced = this.usd(row) === null;
+        const first = byPrice && unpriced && priced && !marked;
+        row.tr.classList.toggle("or-unranked-first", first);
+        marked ||= first;
+        priced ||= !unpriced;
+      }
       const current = Array.from(this.body.rows);
       if (elements.length !== current.length || elements.some((tr, i) => current[i] !== tr)) {
         this.body.replaceChildren(...elements);

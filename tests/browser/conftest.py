@@ -39,8 +39,8 @@ RECIPES: dict[str, dict[str, Any]] = {
     "llama-3.1-70b/h100/big": {"tokens_per_s": 700.0, "count": 128, "pp": 8},
     "llama-3.1-70b/h100/pricey": {"tokens_per_s": 600.0, "status": "unverified"},
     "llama-3.1-70b/h200/tenfold": {"gpu": "H200", "instance": "AWS p5en.48xlarge", "tokens_per_s": 90.0},
-    # No sourced MI300X price: the one recipe the catalogue cannot price.
-    "llama-3.1-70b/mi300x/onprem": {"gpu": "MI300X", "instance": None, "tokens_per_s": 2000.0},
+    # No sourced MI325X price: the one recipe the catalogue cannot price.
+    "llama-3.1-70b/mi325x/onprem": {"gpu": "MI325X", "instance": None, "tokens_per_s": 2000.0},
 }
 # The home table's default order: $/1M ascending (then MFU, then id), the unpriced recipe last.
 DEFAULT_ORDER = [
@@ -50,7 +50,7 @@ DEFAULT_ORDER = [
     "llama-3.1-70b/h100/big",  # $1.53
     "llama-3.1-70b/h100/pricey",  # $1.78
     "llama-3.1-70b/h200/tenfold",  # $13.89
-    "llama-3.1-70b/mi300x/onprem",  # no public price
+    "llama-3.1-70b/mi325x/onprem",  # no public price
 ]
 
 

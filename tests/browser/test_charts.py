@@ -31,7 +31,7 @@ RECIPES = {
     "recipes/llama-3.1-70b/h100/big/": ("H100", 700.0),
     "recipes/llama-3.1-70b/h100/pricey/": ("H100", 600.0),
     "recipes/llama-3.1-70b/h200/tenfold/": ("H200", 90.0),
-    "recipes/llama-3.1-70b/mi300x/onprem/": ("MI300X", 2000.0),
+    "recipes/llama-3.1-70b/mi325x/onprem/": ("MI325X", 2000.0),
 }
 
 SET_BASIS = """prices => {
@@ -44,6 +44,7 @@ SET_BASIS = """prices => {
             (usdPerGpuHour(gpu) === null ? null : (usdPerGpuHour(gpu) / (tokens * 3600)) * 1e6),
         label: gpu => `stub price for ${gpu}`,
         missing: () => "no price",
+        showMissing: element => { element.textContent = "no price"; },
         isDefault: () => false,
     };
     document.dispatchEvent(new CustomEvent("openrecipes:prices"));
@@ -100,19 +101,19 @@ def test_cost_points_follow_the_price_of_each_gpu_type(page: Any, site: Site) ->
     page.goto(site.url + MODEL_PAGE)
     page.wait_for_function(DRAWN)
 
-    # Without a price basis: the build's prices; the MI300X recipe has none and is left out, said so.
+    # Without a price basis: the build's prices; the MI325X recipe has none and is left out, said so.
     drawn = set_basis(page, None)
-    assert set(drawn["points"]) == set(RECIPES) - {"recipes/llama-3.1-70b/mi300x/onprem/"}
-    assert drawn["notes"] == ["Not charted: 1 recipe on MI300X, which has no public price."]
+    assert set(drawn["points"]) == set(RECIPES) - {"recipes/llama-3.1-70b/mi325x/onprem/"}
+    assert drawn["notes"] == ["Not charted: 1 recipe on MI325X, which has no public price."]
     before = point_boxes(page)
 
-    # A price for every GPU type: every point at its GPU's price, the MI300X one too.
-    prices = {"H100": 2.0, "H200": 3.0, "MI300X": 20.0}
+    # A price for every GPU type: every point at its GPU's price, the MI325X one too.
+    prices = {"H100": 2.0, "H200": 3.0, "MI325X": 20.0}
     drawn = set_basis(page, prices)
     assert drawn["points"] == {url: usd(prices[gpu], tokens) for url, (gpu, tokens) in RECIPES.items()}
     assert drawn["drawnPoints"] == 5 and drawn["notes"] == []
     assert point_boxes(page) != before  # the points moved
-    # The frontier, as charts.py computes it: MI300X (fastest) and the cheapest H100 one.
+    # The frontier, as charts.py computes it: MI325X (fastest) and the cheapest H100 one.
     xy = [(tokens, usd(prices[gpu], tokens)) for gpu, tokens in RECIPES.values()]
     front = charts.pareto_front(xy)
     assert drawn["frontier"] == [[xy[i][0] for i in front], [xy[i][1] for i in front]]
@@ -125,7 +126,7 @@ def test_cost_points_follow_the_price_of_each_gpu_type(page: Any, site: Site) ->
     assert drawn2["points"] == drawn["points"] | {"recipes/llama-3.1-70b/h200/tenfold/": usd(1.5, 90.0)}
 
     # No price for H100: its recipes leave the chart, and two points are too few for one.
-    drawn = set_basis(page, {"H200": 3.0, "MI300X": 20.0})
+    drawn = set_basis(page, {"H200": 3.0, "MI325X": 20.0})
     assert drawn["shown"] is False and drawn["drawnPoints"] == 0
     assert drawn["notes"] == [
         "Only 2 of these recipes have a price: too few for a chart (the table lists them).",
@@ -133,9 +134,9 @@ def test_cost_points_follow_the_price_of_each_gpu_type(page: Any, site: Site) ->
     ]
 
     # Prices again: the chart comes back; one dominating point makes no frontier line.
-    drawn = set_basis(page, {"H100": 2.0, "H200": 3.0, "MI300X": 1.0})
+    drawn = set_basis(page, {"H100": 2.0, "H200": 3.0, "MI325X": 1.0})
     assert drawn["shown"] is True and drawn["drawnPoints"] == 5
-    assert drawn["frontier"] is None  # MI300X is the fastest and the cheapest: a frontier of one
+    assert drawn["frontier"] is None  # MI325X is the fastest and the cheapest: a frontier of one
 
 
 def test_the_chart_drawn_without_a_price_basis_is_the_file_the_build_wrote(page: Any, site: Site) -> None:

@@ -92,7 +92,7 @@ def test_the_matrix_leads_to_the_cheapest_recipe_for_a_model_and_gpu(page: Any, 
     models = page.eval_on_selector_all(".or-matrix tbody th[scope=row]", "ths => ths.map(th => th.textContent)")
     gpus = page.eval_on_selector_all(".or-matrix thead th[data-gpu]", "ths => ths.map(th => th.dataset.gpu)")
     assert models == ["Llama 3.1 8B", "Llama 3.1 70B", "Qwen3.8-27B"]  # in reading order: 8B before 70B
-    assert gpus == ["H100", "H200", "MI300X"]
+    assert gpus == ["H100", "H200", "MI325X"]
     cell = page.locator(".or-matrix tr[data-model='Llama 3.1 70B'] td[data-gpu='H100']")
     # Of the three 70B recipes on H100 (900, 700 and 600 tokens/s per GPU), the fastest is the cheapest.
     assert cell.locator("[data-usd-per-mtok]").text_content() == usd(NEBIUS_H100, 900.0) == "$1.19"
@@ -121,10 +121,10 @@ def test_the_matrix_follows_the_basis(page: Any, site: Site) -> None:
     cell = ".or-matrix tr[data-model='Llama 3.1 70B'] td[data-gpu='{}'] [data-usd-per-mtok]"
     assert page.text_content(cell.format("H100")) == usd(AWS_P5, 900.0)
     assert page.text_content(cell.format("H200")) == usd(AWS_P5EN, 90.0)
-    assert page.text_content(cell.format("MI300X")) == "no hyperscaler price"
+    assert page.text_content(cell.format("MI325X")) == "no hyperscaler price"
     page.select_option("[data-or-basis-preset]", "cheapest")
     assert page.text_content(cell.format("H100")) == usd(NEBIUS_H100, 900.0)
-    assert page.text_content(cell.format("MI300X")) == "no public price"
+    assert page.text_content(cell.format("MI325X")) == "no public price"
 
 
 # -- the basis ------------------------------------------------------------------------------------
@@ -136,15 +136,15 @@ def test_the_default_basis_is_the_cheapest_sourced_price_named(page: Any, site: 
     expected = {recipe_id: usd(NEBIUS_H100, tokens_of(site, recipe_id)) for recipe_id in DEFAULT_ORDER[:-1]}
     expected[SEED_ID] = usd(NEBIUS_H200, SEED_TOKENS)
     expected["llama-3.1-70b/h200/tenfold"] = usd(NEBIUS_H200, 90.0)
-    expected["llama-3.1-70b/mi300x/onprem"] = "no public price"
+    expected["llama-3.1-70b/mi325x/onprem"] = "no public price — enter yours"
     assert usd_cells(page) == expected
     assert row_ids(page) == DEFAULT_ORDER
     status = page.text_content("[data-or-basis-status]")
     assert "H100 $3.85 (Nebius H100)" in status and "H200 $4.50 (Nebius H200)" in status
-    assert "MI300X: no price" in status
+    assert "MI325X: no price" in status
     assert page.is_hidden("[data-or-basis-reset]")
     assert page.evaluate("OpenRecipes.priceBasis.usdPerGpuHour('H100')") == NEBIUS_H100
-    assert page.evaluate("OpenRecipes.priceBasis.usdPerGpuHour('MI300X')") is None
+    assert page.evaluate("OpenRecipes.priceBasis.usdPerGpuHour('MI325X')") is None
     assert page.evaluate("OpenRecipes.priceBasis.label('H200')") == "Nebius H200, $4.50 per GPU-hour (cheapest sourced)"
     assert query(page) == {}
 
@@ -160,7 +160,7 @@ def test_presets_change_which_instance_prices_a_gpu_type(page: Any, site: Site) 
     cells = usd_cells(page)
     assert cells["llama-3.1-8b/h100/cheap"] == usd(AWS_P5, 9000.0)  # AWS p5, not Nebius
     assert cells[SEED_ID] == usd(AWS_P5EN, SEED_TOKENS)
-    assert cells["llama-3.1-70b/mi300x/onprem"] == "no hyperscaler price"
+    assert cells["llama-3.1-70b/mi325x/onprem"] == "no hyperscaler price — enter yours"
     assert "H100 $6.88 (AWS p5.48xlarge)" in page.text_content("[data-or-basis-status]")
     assert page.evaluate("OpenRecipes.priceBasis.label('H100')") == (
         "AWS p5.48xlarge, $6.88 per GPU-hour (on-demand hyperscaler)"
@@ -191,7 +191,7 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
         "llama-3.1-70b/h100/mid",
         "llama-3.1-70b/h100/big",
         "llama-3.1-70b/h100/pricey",
-        "llama-3.1-70b/mi300x/onprem",
+        "llama-3.1-70b/mi325x/onprem",
     ]
     assert row_ids(page) == reranked
     yours = usd(0.2, SEED_TOKENS)
@@ -230,12 +230,12 @@ def test_a_price_for_one_gpu_type_reranks_the_table_lives_in_the_address_and_fol
 
 
 def test_a_shared_address_with_a_price_opens_at_that_price_and_bad_values_are_ignored(page: Any, site: Site) -> None:
-    goto(page, site.url + "?basis=nonsense&H100=abc&MI300X=2&Z9=1")
-    assert usd_cells(page)["llama-3.1-70b/mi300x/onprem"] == usd(2, 2000.0)
+    goto(page, site.url + "?basis=nonsense&H100=abc&MI325X=2&Z9=1")
+    assert usd_cells(page)["llama-3.1-70b/mi325x/onprem"] == usd(2, 2000.0)
     assert usd_cells(page)["llama-3.1-8b/h100/cheap"] == usd(NEBIUS_H100, 9000.0)  # "abc" is no price
     assert page.input_value("[data-or-basis-preset]") == "cheapest"
     # An unpriced GPU type with a price of yours ranks with the others.
-    assert row_ids(page).index("llama-3.1-70b/mi300x/onprem") < row_ids(page).index("llama-3.1-70b/h100/mid")
+    assert row_ids(page).index("llama-3.1-70b/mi325x/onprem") < row_ids(page).index("llama-3.1-70b/h100/mid")
 
 
 def test_typing_something_that_is_not_a_price_says_so(page: Any, site: Site) -> None:
@@ -252,8 +252,8 @@ def test_typing_something_that_is_not_a_price_says_so(page: Any, site: Site) -> 
 
 def test_recipe_pages_run_cost_and_other_recipes_follow_the_basis(page: Any, site: Site) -> None:
     # No instance of its own: the run cost is at the basis, and follows it.
-    goto(page, site.url + "recipes/llama-3.1-70b/mi300x/onprem/?MI300X=3")
-    hours = site.recipes["llama-3.1-70b/mi300x/onprem"]["result"]["gpu_hours"]
+    goto(page, site.url + "recipes/llama-3.1-70b/mi325x/onprem/?MI325X=3")
+    hours = site.recipes["llama-3.1-70b/mi325x/onprem"]["result"]["gpu_hours"]
     assert page.text_content("[data-run-cost]") == fmt.usd(hours * 3)
     assert page.text_content(".or-figure [data-usd-per-mtok]") == usd(3, 2000.0)
     page.click("[data-or-basis-reset]")
@@ -274,10 +274,10 @@ def test_recipe_pages_run_cost_and_other_recipes_follow_the_basis(page: Any, sit
 
 
 def test_the_model_index_shows_each_models_lowest_price_at_the_basis(page: Any, site: Site) -> None:
-    goto(page, site.url + "models/?MI300X=0.5")
+    goto(page, site.url + "models/?MI325X=0.5")
     row = page.locator(".or-groups tr").filter(has_text="Llama 3.1 70B")
     shown = row.locator("[data-usd-lowest] [data-usd-per-mtok]:visible")
-    assert shown.count() == 1 and shown.text_content() == usd(0.5, 2000.0)  # the MI300X recipe, now the cheapest
+    assert shown.count() == 1 and shown.text_content() == usd(0.5, 2000.0)  # the MI325X recipe, now the cheapest
     page.click("[data-or-basis-reset]")
     assert shown.text_content() == usd(NEBIUS_H100, 900.0)
 

@@ -101,6 +101,7 @@ class ModelSpec:
     """Keys of other models with exactly this architecture, as this entry writes them (one side of
     the relation: `Reference.same_architecture` gives both)."""
     same_architecture_source: str | None = None
+    same_architecture_notes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,7 @@ def _model(key: str, entry: Mapping[str, Any]) -> ModelSpec:
         counts=entry.get("counts", "derived"),
         same_architecture=tuple(same.get("models", ())),
         same_architecture_source=same.get("source"),
+        same_architecture_notes=same.get("notes"),
     )
 
 

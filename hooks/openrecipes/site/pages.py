@@ -436,7 +436,8 @@ def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[s
     models = sorted(names.values(), key=_natural_key)
     gpus = sorted({gpu for _, gpu in cells}, key=_natural_key)
     url_of = site.recipe_url_from(src)
-    kin = architecture.kin_by_model(site.reference, site.entries)
+    # Models of the same architecture, counted among the recipes of this matrix's method.
+    kin = architecture.kin_by_model(site.reference, current)
     rows = []
     for model in models:
         same = kin.get(slug(model), ())
@@ -445,7 +446,7 @@ def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[s
             members = cells.get((model, gpu), [])
             if not members:
                 # An empty cell points to the models of the same architecture that have recipes there.
-                there = [_kin_link(site, src, other, gpu) for other in same if gpu in other.by_gpu]
+                there = [_kin_link(site, src, other, method, gpu) for other in same if gpu in other.by_gpu]
                 row.append({"gpu": gpu, "entry": None, "same": there} if there else None)
                 continue
             best = min(members, key=fastest_first)
@@ -465,20 +466,22 @@ def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[s
                 "model": model,
                 "url": site.link(src, _group_src("model", model)),
                 "cells": row,
-                "same": [_kin_link(site, src, other) for other in same],
+                "same": [_kin_link(site, src, other, method) for other in same],
             }
         )
     columns = [{"gpu": gpu, "url": site.link(src, _group_src("gpu", gpu))} for gpu in gpus]
     return {"columns": columns, "rows": rows}
 
 
-def _kin_link(site: Pages, src: str, other: architecture.Kin, gpu: str | None = None) -> dict[str, Any]:
-    """A model of the same architecture, linked: its page (filtered to `gpu` when given) and its
-    count of current recipes (on `gpu`)."""
-    url = site.link(src, _group_src("model", other.name))
-    if gpu is None:
-        return {"name": other.name, "url": url, "count": other.current}
-    return {"name": other.name, "url": f"{url}?gpu={quote(gpu, safe='')}", "count": other.by_gpu[gpu]}
+def _kin_link(
+    site: Pages, src: str, other: architecture.Kin, method: str | None, gpu: str | None = None
+) -> dict[str, Any]:
+    """A model of the same architecture, linked: its page, filtered to the matrix's `method` and to
+    `gpu` when given, and its count of current recipes there."""
+    filters = {"gpu": gpu, "method": method}
+    query = "&".join(f"{name}={quote(value, safe='')}" for name, value in filters.items() if value)
+    url = f"{site.link(src, _group_src('model', other.name))}{'?' + query if query else ''}"
+    return {"name": other.name, "url": url, "count": other.current if gpu is None else other.by_gpu[gpu]}
 
 
 def _natural_key(name: str) -> tuple:
