@@ -33,6 +33,7 @@ from openrecipes.importers.common import Planned
 from openrecipes.importers.gitsource import GitSource
 from openrecipes.importers.supersede import Configuration, supersede
 from openrecipes.importers.tables import number
+from openrecipes.measuring import mllog
 from openrecipes.reading import yamlwrite
 from openrecipes.reading.schema import Schema
 from openrecipes.reading.yamlsource import read_document
@@ -819,6 +820,17 @@ IMPORTED = [(name, data) for name, data in _committed() if data.get("source", {}
 def test_the_catalogue_holds_the_imported_recipes() -> None:
     importers = [data["source"]["importer"] for _, data in IMPORTED]
     assert importers.count("megatron-bridge") >= 30 and importers.count("torchtitan") >= 1
+    # issue 23: at least 40 MLPerf results from at least 4 submitters, AMD among them, each with its
+    # time to train, its quality target and its launch files
+    mlperf = [data for _, data in IMPORTED if data["source"]["importer"] == "mlperf"]
+    submitters = {data["benchmark"]["submitter"] for data in mlperf}
+    assert len(mlperf) >= 40 and len(submitters) >= 4 and "AMD" in submitters
+    for data in mlperf:
+        assert data["result"]["time_to_train"]["minutes"] > 0 and data["result"]["time_to_train"]["quality_target"]
+        assert data["launch"]["kind"] == "not-published" or any(
+            re.fullmatch(r"config_.+\.sh", item["path"].rsplit("/", 1)[-1])
+            for item in data["launch"]["source"]["files"]
+        )
 
 
 @pytest.mark.parametrize(("name", "data"), IMPORTED, ids=[name for name, _ in IMPORTED])
@@ -848,6 +860,17 @@ def test_a_committed_import_is_its_excerpt(name: str, data: dict[str, Any]) -> N
         assert data["model"] == megatron_bridge_recipes.MODELS[values.model][0]
         assert result["tokens_per_s_per_gpu"] == values.tokens
         assert [figure["value"] for figure in result["publisher_figures"]] == [values.tflops]
+    elif data["source"]["importer"] == "mlperf":
+        log, problems = mllog.parse_mllog(excerpt, name)
+        assert log is not None and not problems, problems
+        assert workload["global_batch"] == log.global_batch_size.value  # type: ignore[union-attr]
+        assert log.submission["division"].value == data["benchmark"]["division"]
+        if log.sequence_length is not None:
+            assert workload["row_tokens"] == log.sequence_length.value
+        if "rank" in workload.get("method", {}):
+            assert workload["method"]["rank"] == log.first("lora_rank").value  # type: ignore[union-attr]
+        assert log.run_stop is not None and log.status == "success"
+        assert f"#L{data['source']['url'].rsplit('#L', 1)[1]}" in data["source"]["url"]
     else:
         values = tt.parse_excerpt(excerpt, (data["model"],))
         assert result["tokens_per_s_per_gpu"] == values.tokens_per_gpu
@@ -910,7 +933,7 @@ IMPORTED_AT = RELEASE_COMMITS[-1]["commit"]
 LAUNCH_FIXTURES = {
     mb.REPOSITORY: RELEASES,
     tt.REPOSITORY: FIXTURES / "torchtitan-releases",
-    "mlcommons/training_results_v4.0": FIXTURES / "mlperf-training-v4.0",
+    **{f"mlcommons/training_results_v{r}": FIXTURES / f"mlperf-training-v{r}" for r in ("4.0", "4.1", "5.0", "5.1")},
 }
 """Where the files each repository's launches cite are kept, one folder per commit."""
 

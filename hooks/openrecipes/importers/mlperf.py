@@ -194,7 +194,7 @@ def _description(source: GitSource, path: str) -> tuple[SystemDescription | None
         if isinstance(key, str) and isinstance(value, str | int | float) and not isinstance(value, bool)
     }
     lines: dict[str, int] = {}
-    for number, line in enumerate(file.text.splitlines(), start=1):
+    for number, line in enumerate(_lines(file.text), start=1):
         found = re.match(r'\s*"([^"]+)"\s*:', line)
         if found and found.group(1) in values:
             lines.setdefault(found.group(1), number)
@@ -212,6 +212,15 @@ def _scaling(source: GitSource, path: str) -> tuple[float, FileAtCommit] | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 100:
         return None
     return float(value), file
+
+
+def lines(text: str) -> list[str]:
+    """A file's lines as git and GitHub number them: split at newlines only (str.splitlines would also
+    split at form feeds and other separators a log can hold, and every later line number would be off)."""
+    return text.removesuffix("\n").split("\n")
+
+
+_lines = lines
 
 
 # --- configuration files --------------------------------------------------------------------------
@@ -282,7 +291,7 @@ def _read_config(
     file = source.read(path)
     files.append(file)
     folder = path.rsplit("/", 1)[0]
-    for number, line in enumerate(file.text.splitlines(), start=1):
+    for number, line in enumerate(_lines(file.text), start=1):
         sourced = _SOURCE.match(line)
         if sourced:
             name = _HERE.sub("", sourced.group(1)).strip("\"'")

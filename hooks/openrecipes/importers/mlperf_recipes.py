@@ -32,6 +32,7 @@ from ..problems import Problem
 from . import mlperf as mp
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
+from .mlperf import lines as _lines
 
 IMPORTER = "mlperf"
 SCORING_RULE = f"{mllog.RULES}#L509"
@@ -498,7 +499,7 @@ def _source(
     events = [run.log.first(key) for key in keys]
     events += [sequence, run.time.start, run.verdict.last_evaluation, run.time.stop]
     chosen = sorted({event.at.line: event for event in events if event is not None}.values(), key=lambda e: e.at.line)
-    text = run.file.text.splitlines()
+    text = _lines(run.file.text)
     excerpt = "\n".join(text[event.at.line - 1].strip() for event in chosen)
     while len(excerpt) > 5000 and len(chosen) > 2:
         chosen.pop(0)
@@ -548,7 +549,7 @@ def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.S
         base = path.rsplit("/", 1)[-1]
         if base in (f"README-{result.system}.md", f"README_{result.system}.md"):
             text = source.show(path)
-            for number, line in enumerate(text.splitlines(), start=1):
+            for number, line in enumerate(_lines(text), start=1):
                 explicit = re.search(r"(benchmarks/\S+?/implementations/\S+?/config_[A-Za-z0-9_.+-]+?\.sh)", line)
                 if explicit and f"{result.submitter}/{explicit.group(1)}" in configs:
                     chosen = f"{result.submitter}/{explicit.group(1)}"
@@ -559,7 +560,7 @@ def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.S
                     if chosen:
                         return mp.read_config(source, chosen), f"{path}:{number}"
     # 2. The log names it: the launcher's `Config shell script:` line, or NVIDIA's DLPAL line (DGXSYSTEM last).
-    for number, line in enumerate(run.file.text.splitlines(), start=1):
+    for number, line in enumerate(_lines(run.file.text), start=1):
         if ":::MLLOG" in line:
             continue
         named = None
@@ -665,7 +666,7 @@ def _readme(
     ]
     candidates += [f"{folder}/README.md"] if f"{folder}/README.md" in files else []
     for path in candidates:
-        text = source.show(path).splitlines()
+        text = _lines(source.show(path))
         spans: list[tuple[int, int]] = []
         start = None
         for number, line in enumerate(text, start=1):
@@ -743,7 +744,7 @@ def _launch(
         }
     ]
     for index, file in enumerate(config.files):
-        total = max(1, len(file.text.splitlines()))
+        total = max(1, len(_lines(file.text)))
         files.append(
             {
                 "path": file.path,

@@ -348,7 +348,7 @@ class Fact:
         if self.cell == "price":
             return (("data-usd-per-mtok", None), ("data-gpu", _gpu_key(entry)), ("data-tokens-per-s", _tokens(entry)))
         if self.cell == "cost":
-            return _cost_attributes(entry)
+            return _cost_attributes(entry, _train_gpu_hours(entry) if self.key == "train_cost" else None)
         return ()
 
     def change_attributes(self, entry: Entry, base: Entry) -> Attributes:
@@ -375,10 +375,11 @@ def _tokens(entry: Entry) -> float:
     return entry.recipe.fields.result.tokens_per_s_per_gpu
 
 
-def _cost_attributes(entry: Entry) -> Attributes:
-    """A run cost: price.js recomputes it at the reader's basis unless the recipe names its instance."""
+def _cost_attributes(entry: Entry, hours: float | None = None) -> Attributes:
+    """A run cost: price.js recomputes it at the reader's basis unless the recipe names its instance
+    (`hours`: the GPU-hours priced, by default the run's own)."""
     own = entry.derived.instance is not None
-    hours = entry.recipe.fields.result.gpu_hours
+    hours = entry.recipe.fields.result.gpu_hours if hours is None else hours
     return (("data-run-cost", None), ("data-gpu-hours", hours), *(() if own else (("data-gpu", _gpu_key(entry)),)))
 
 
@@ -532,6 +533,50 @@ def _gpu_hours_notes(entry: Entry) -> tuple[Note, ...]:
     return (Note(("run cost ", Span(cost.text(entry), cost.attributes(entry)))),)
 
 
+def _benchmark(value: Any) -> str:
+    """`MLPerf Training v5.0, llama2_70b_lora, closed division, available (Available on-premise)`."""
+    parts = [f"{value.suite} v{value.round}", value.name, f"{value.division} division"]
+    if value.availability:
+        parts.append(f"{value.availability} ({value.status})" if value.status else value.availability)
+    return ", ".join(parts)
+
+
+def _train_gpu_hours(entry: Entry) -> float | None:
+    """The GPU-hours of a result's time to train: its minutes × its GPUs (MLPerf's score, say)."""
+    fields = entry.recipe.fields
+    trained = fields.result.time_to_train if fields.result else None
+    if trained is None or not fields.gpu.count:
+        return None
+    return trained.minutes / 60 * fields.gpu.count
+
+
+def _train_cost(entry: Entry) -> Any:
+    """What the time to train costs at the price (the basis, or the recipe's own instance); None
+    for a GPU type without a public price, ABSENT without a time to train."""
+    hours = _train_gpu_hours(entry)
+    if hours is None:
+        return ABSENT
+    price = entry.derived.price
+    return hours * price.usd_per_gpu_hour if price is not None else None
+
+
+def _train_cost_notes(entry: Entry) -> tuple[Note, ...]:
+    hours = _train_gpu_hours(entry)
+    if hours is None:
+        return ()
+    fields = entry.recipe.fields
+    minutes = fields.result.time_to_train.minutes
+    where = "its instance" if entry.derived.instance is not None else "the price basis"
+    return (
+        Note(
+            (
+                f"{fmt.number(fields.gpu.count)} GPUs × {fmt.as_written(minutes)} minutes = "
+                f"{fmt.number(hours, 1)} GPU-hours, at {where}",
+            )
+        ),
+    )
+
+
 def _run_cost_missing(entry: Entry) -> str:
     return "unpriced" if entry.recipe.fields.result.gpu_hours is not None else f"{NOT_PUBLISHED} (no GPU-hours)"
 
@@ -681,6 +726,31 @@ FACTS: tuple[Fact, ...] = (
         compare=Change("usd"),
         cell="cost",
     ),
+    # A result trained to a quality target (MLPerf): how long it took, and what that costs.
+    Fact(
+        "time_to_train_min",
+        "Time to train (min)",
+        at("result.time_to_train.minutes"),
+        show=Format("number", 2),
+        numeric=True,
+        column="text",
+        csv="time_to_train_minutes",
+        terminal="train min",
+        compare=Change("relative", better=-1),
+    ),
+    Fact(
+        "train_cost",
+        "Cost to train",
+        _train_cost,
+        show=Format("usd"),
+        null=NO_PRICE,
+        numeric=True,
+        section="figures",
+        omit_missing=True,
+        notes=_train_cost_notes,
+        csv="cost_to_train_usd",
+        cell="cost",
+    ),
     Fact(
         "status",
         "Status",
@@ -760,6 +830,7 @@ FACTS: tuple[Fact, ...] = (
     # The recipe page's tables.
     Fact("fleet", "GPUs", lambda entry: describe.fleet(entry.recipe), section="fleet"),
     Fact("system", "System", at("gpu.system"), section="fleet", omit_missing=True),
+    Fact("host", "Host", at("gpu.host"), section="fleet", omit_missing=True),
     Fact("interconnect", "Interconnect", at("stack.network"), section="fleet"),
     Fact("tp", "Tensor parallel (TP)", at("layout.tp"), section="layout"),
     Fact("pp", "Pipeline parallel (PP)", at("layout.pp"), section="layout"),
@@ -879,6 +950,15 @@ FACTS: tuple[Fact, ...] = (
         show=lambda value: f"{fmt.as_written(value)} GiB",
         section="workload",
         omit_missing=True,
+    ),
+    Fact(
+        "benchmark",
+        "Benchmark",
+        at("benchmark"),
+        show=_benchmark,
+        section="workload",
+        omit_missing=True,
+        csv="benchmark",
     ),
     Fact(
         "time_to_train",
