@@ -20,6 +20,9 @@ from openrecipes.site import charts
 
 SCHEMA = yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
 
+UNSAID = " · method not stated"
+"""What a series of recipes that do not state their training method is called after its model."""
+
 
 def url_of(entry: Entry) -> str:
     return f"recipes/{entry.recipe.id}/"
@@ -95,21 +98,22 @@ def test_cost_charts_are_per_model_and_only_where_gpu_types_can_be_compared(proj
     home = chart_files(entries)
     cost = home["cost"]
     assert cost["version"] == charts.FILE_VERSION and cost["kind"] == "cost"
-    # One panel per model with three recipes or more on two GPU types or more, by name.
-    assert [panel["name"] for panel in cost["panels"]] == ["Llama 3.1 70B", "Llama 3.1 8B"]
+    # One panel per model with three recipes or more on two GPU types or more, by name, and by
+    # training method after it unless it is pre-training (these recipes do not state one).
+    assert [panel["name"] for panel in cost["panels"]] == [f"Llama 3.1 70B{UNSAID}", f"Llama 3.1 8B{UNSAID}"]
     for panel in cost["panels"]:
-        slug = panel["name"].lower().replace(" ", "-")
+        slug = panel["name"].removesuffix(UNSAID).lower().replace(" ", "-")
         assert {url.split("/")[1] for url, _, _ in points(panel["figure"])} == {slug}
     assert cost["selected"] == 0  # the model with the most priced recipes
 
     # A model page: its own chart, no picker.
     model = chart_files([e for e in entries if e.recipe.fields.model == "Llama 3.1 8B"])
-    assert [panel["name"] for panel in model["cost"]["panels"]] == ["Llama 3.1 8B"]
+    assert [panel["name"] for panel in model["cost"]["panels"]] == [f"Llama 3.1 8B{UNSAID}"]
     # A GPU page: one GPU type, so no cost chart; MFU, a row per model.
     gpu = chart_files([e for e in entries if e.recipe.fields.gpu.type == "H100"])
     assert set(gpu) == {"mfu"}
     rows = [a["text"] for a in gpu["mfu"]["panels"][0]["figure"]["layout"]["annotations"]]
-    assert rows == ["Llama 3.1 405B", "Llama 3.1 70B", "Llama 3.1 8B", "Qwen3-8B"]
+    assert rows == [f"{name}{UNSAID}" for name in ("Llama 3.1 405B", "Llama 3.1 70B", "Llama 3.1 8B", "Qwen3-8B")]
     # On a model page, the MFU rows are its GPU types.
     rows = [a["text"] for a in model["mfu"]["panels"][0]["figure"]["layout"]["annotations"]]
     assert rows == ["B200", "H100"]
@@ -261,7 +265,7 @@ def test_hover_text_and_names_are_escaped_for_plotly(project: Project) -> None:
     heads = [t["customdata"][i][4] for _, t, i in points(files["cost"]["panels"][0]["figure"])]
     assert all(head.replace("<br>", "").count("<") == 0 for head in heads)
     # The picker shows the name as text (never as markup): it is written as it is.
-    assert files["cost"]["panels"][0]["name"] == hostile
+    assert files["cost"]["panels"][0]["name"] == hostile + UNSAID
     # The MFU chart's rows are models when there are several: named in annotations, escaped.
     renamed = dataclasses.replace(
         entries[0],
@@ -270,7 +274,9 @@ def test_hover_text_and_names_are_escaped_for_plotly(project: Project) -> None:
         ),
     )
     mfu = chart_files([renamed, *entries[1:]])["mfu"]["panels"][0]["figure"]["layout"]
-    assert [a["text"] for a in mfu["annotations"]] == [charts.escape(hostile), charts.escape(hostile + " 2")]
+    assert [a["text"] for a in mfu["annotations"]] == sorted(
+        [charts.escape(hostile + UNSAID), charts.escape(hostile + " 2" + UNSAID)]
+    )
 
 
 # -- the real catalogue ----------------------------------------------------------------------------
@@ -311,10 +317,11 @@ def test_one_colour_per_gpu_type_on_every_page(real: list[Entry], reference: Any
 def test_the_real_catalogue_charts_are_valid_plotly_figures(real: list[Entry]) -> None:
     pages = real_pages(real)
     home = pages["home"]
-    assert [panel["name"] for panel in home["cost"]["panels"]] == sorted(
-        {e.recipe.fields.model for e in real if e.recipe.fields.status != "deprecated"}
-        & {panel["name"] for panel in home["cost"]["panels"]}
-    )
+    # A panel per model and training method (the method after the model's name unless pre-training).
+    names = [panel["name"] for panel in home["cost"]["panels"]]
+    assert names == sorted(names)
+    models = {e.recipe.fields.model for e in real if e.recipe.fields.status != "deprecated"}
+    assert {name.split(" · ")[0] for name in names} <= models
     assert home["cost"]["panels"][home["cost"]["selected"]]["name"] == "Llama 3.1 405B"
     # No GPU page has a cost chart; the recipes without an MFU are said, not silently dropped.
     assert all("cost" not in files for page, files in pages.items() if page.startswith("gpu "))

@@ -6,6 +6,7 @@ method beside another."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from openrecipes import flops, fmt
 from openrecipes.importers import megatron_bridge as mb
 from openrecipes.loader import load_catalogue
 from openrecipes.reading.reference import Reference
+from openrecipes.site import charts
 
 ARCHIVE = (
     REPO
@@ -196,8 +198,8 @@ def test_the_matrix_and_best_figures_are_per_method_and_lists_say_each_rows(proj
     assert "method not stated" in unsaid
     lora_page = " ".join(" ".join(parse(result.html("recipes/llama-3.1-70b/h100/lora/")).text).split())
     assert (
-        f"MFU vs BF16 peak {fmt.percent(4 * n * 1800 / 989e12)} 4 × N FLOPs per token (LoRA: frozen weights have no weight gradient)"
-        in lora_page
+        f"MFU vs BF16 peak {fmt.percent(4 * n * 1800 / 989e12)} 4 × N FLOPs per token "
+        "(LoRA: frozen weights have no weight gradient)" in lora_page
     )
     assert "LoRA, rank 16" in lora_page
 
@@ -249,3 +251,49 @@ def test_every_mfu_names_its_peak_and_the_bf16_figure_ranks_precisions_together(
     facets = (result.site / "assets/facets.js").read_text(encoding="utf-8")
     assert '"qualifier": "derived.mfu_against"' in facets
     assert bf16["workload"]["precision"] == "bf16" and fp8["workload"]["precision"] == "fp8"
+
+
+def test_charts_put_each_method_in_a_series_of_its_own_and_mfu_on_the_bf16_scale(project: Project) -> None:
+    for name, gpu, instance, tokens, method in (
+        ("a", "H100", "AWS p5.48xlarge", 900.0, "pre-training"),
+        ("b", "H100", "AWS p5.48xlarge", 950.0, "pre-training"),
+        ("c", "H200", "AWS p5en.48xlarge", 1000.0, "pre-training"),
+        ("d", "H100", "AWS p5.48xlarge", 1800.0, "lora"),
+        ("e", "H100", "AWS p5.48xlarge", 1700.0, "lora"),
+        ("f", "H200", "AWS p5en.48xlarge", 1900.0, "lora"),
+    ):
+        data = project.add_synthetic(
+            f"llama-3.1-70b/{gpu.lower()}/{name}", gpu=gpu, instance=instance, tokens_per_s=tokens
+        )
+        data["workload"]["method"] = {"kind": method}
+        if method == "lora":
+            data["result"]["mfu"] = round(4 * data["result"]["active_params"]["count"] * tokens / 989e12, 4)
+        project.add(f"llama-3.1-70b/{gpu.lower()}/{name}", data)
+    catalogue = load_catalogue(project.root)
+    assert catalogue.problems == ()
+    files = {
+        kind: json.loads(build()) for kind, build in charts.charts_for(catalogue.entries, lambda e: e.recipe.id).items()
+    }
+    # A cost panel per method, pre-training shown first: no frontier joins a LoRA run to pre-training.
+    cost = files["cost"]
+    assert [panel["name"] for panel in cost["panels"]] == ["Llama 3.1 70B", "Llama 3.1 70B · LoRA"]
+    assert cost["panels"][cost["selected"]]["name"] == "Llama 3.1 70B"
+    lora_panel = {
+        url
+        for trace in cost["panels"][1]["figure"]["data"]
+        if trace["meta"]["role"] == "points"
+        for url in (c[0] for c in trace["customdata"])
+    }
+    assert lora_panel == {"llama-3.1-70b/h100/d", "llama-3.1-70b/h100/e", "llama-3.1-70b/h200/f"}
+    # MFU: a row per method, on the BF16 scale, with the MFU against its own peak in the hover.
+    layout = files["mfu"]["panels"][0]["figure"]["layout"]
+    assert [a["text"] for a in layout["annotations"]] == ["Llama 3.1 70B", "Llama 3.1 70B · LoRA"]
+    assert layout["xaxis"]["title"]["text"] == "MFU vs BF16 peak (one scale for every precision)"
+    n = 70_553_706_496 - 128_256 * 8_192
+    xs = sorted(
+        x
+        for trace in files["mfu"]["panels"][0]["figure"]["data"]
+        if trace["meta"]["role"] == "points"
+        for x in trace["x"]
+    )
+    assert round(4 * n * 1900 / 989e12 * 100, 2) in xs and round(6 * n * 900 / 989e12 * 100, 2) in xs

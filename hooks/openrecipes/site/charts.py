@@ -9,6 +9,12 @@ What the charts show, and why:
   first. A chart compares GPU types: a model needs recipes on two of them (a GPU page has none).
 - **MFU**, which is comparable across models: one row per model (per GPU type on a model page),
   one dot per recipe, so a hundred recipes stay readable where bars with rotated labels did not.
+  Charted against the GPU's BF16 dense peak whatever the precision (MFU vs BF16 peak), the one
+  scale on which FP8 and FP4 runs compare with BF16 ones; the hover gives the MFU against the
+  precision's own peak too.
+- **One training method per series.** A model's LoRA, fine-tuning or method-not-stated recipes
+  are a panel and a row of their own ("Llama 3 70B · LoRA"): a method is never on one frontier,
+  or ranked, with another.
 - **A chart needs three points** (`MIN_POINTS`): with fewer, the page's table says it all and the
   page gets no chart. Deprecated recipes are never charted (a later recipe replaces each).
 - **One colour per GPU type on every page**, from Okabe and Ito's colour-blind-safe `PALETTE`: the
@@ -113,6 +119,8 @@ class Point:
     entry: Entry
     url: str
     model: str
+    """The model's name, with the training method after it unless it is pre-training: what a cost
+    panel and an MFU row group by."""
     gpu: str
     precision: str | None
     tokens: float
@@ -131,18 +139,30 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
         return None
     gpu = entry.gpu_key
     precision = f.workload.precision if f.workload else None
-    mfu = entry.derived.mfu
+    # Charted against the BF16 peak, the one scale for every precision; the hover names both.
+    mfu = entry.derived.mfu_bf16
+    own = entry.derived.mfu
+    peak = describe.peak_name(entry.derived.peak_column) if entry.derived.peak_column else ""
+    # A model's recipes of another training method are their own series (panel, row): never ranked
+    # against pre-training, nor on one frontier with it.
+    method = describe.method_name(entry.derived.method)
+    series = (
+        f.model
+        if method == "pre-training"
+        else f"{f.model} · {'method ' if entry.derived.method is None else ''}{method}"
+    )
     # Short lines: a tooltip wider than a phone is cut off.
     lines = [
         describe.title(entry.recipe),
-        f"{fmt.as_written(tokens)} tokens/s per GPU · " + (f"MFU {fmt.percent(mfu)}" if mfu is not None else "no MFU"),
-        f"{precision or 'precision not published'} · {f.status}",
+        f"{fmt.as_written(tokens)} tokens/s per GPU · "
+        + (f"MFU {fmt.percent(own)} {peak}" if own is not None else "no MFU"),
+        f"{precision or 'precision not published'} · {method} · {f.status}",
     ]
     head = "<br>".join(escape(line) for line in lines)
     basis = entry.derived.basis  # every $ / 1M is at the price basis, as the table ranks them
     usd = basis.usd_per_gpu_hour if basis else None
     colour = gpu_colour(entry.derived.gpu)
-    return Point(entry, url_of(entry), f.model, gpu, precision, tokens, usd, mfu, head, colour)
+    return Point(entry, url_of(entry), series, gpu, precision, tokens, usd, mfu, head, colour)
 
 
 def escape(text: str) -> str:
@@ -296,8 +316,10 @@ def cost_chart(points: Sequence[Point]) -> str:
         panels.append(panel)
     priced = [sum(p.usd_per_gpu_hour is not None for p in group) for group in groups.values()]
     sizes = [len(group) for group in groups.values()]
-    # Shown first: the model with the most priced recipes (the picker lists models by name).
-    selected = max(range(len(panels)), key=lambda i: (priced[i], sizes[i], -i))
+    pretraining = [all(p.entry.derived.method == "pre-training" for p in group) for group in groups.values()]
+    # Shown first: pre-training, as the home page's matrix, then the model with the most priced
+    # recipes (the picker lists models by name).
+    selected = max(range(len(panels)), key=lambda i: (pretraining[i], priced[i], sizes[i], -i))
     return chart_file("cost", "$ per million tokens against tokens per second per GPU", panels, selected)
 
 
@@ -446,7 +468,7 @@ def mfu_figure(
     ]
     layout = {
         "xaxis": {
-            "title": {"text": "MFU (model FLOPs utilisation)"},
+            "title": {"text": "MFU vs BF16 peak (one scale for every precision)"},
             "range": [0, x_max],
             "ticksuffix": "%",
             "automargin": True,
