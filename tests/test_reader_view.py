@@ -12,7 +12,7 @@ import pytest
 import yaml
 from conftest import FIXTURES, BuildResult, Project, code_blocks, parse
 
-from openrecipes import fmt
+from openrecipes import fmt, markup
 from openrecipes.cli.main import main
 from openrecipes.loader import load_catalogue
 from openrecipes.site import facts
@@ -184,3 +184,84 @@ def test_the_data_page_lists_the_csv_columns_in_order(fixture_site: BuildResult)
     header = (fixture_site.site / "api/recipes.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
     text = " ".join(re.sub(r"<[^>]+>", "", fixture_site.html("data/")).split())
     assert f"Columns, in order: {', '.join(header)}." in text
+
+
+# -- addresses in notes are links ---------------------------------------------------------------------
+
+README_L99 = (
+    "https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/f18b7db63eec50e21c9aea69ee3c1a45998bdbd2/"
+    "scripts/performance/README.md#L99"
+)
+VERSIONS_L7 = "https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/51885cf132b2814188b6855c25a8588254274c2a/docs/versions1.json#L7"
+
+
+def link(url: str) -> str:
+    return f'<a href="{url}" rel="nofollow noopener">{url}</a>'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see https://example.org/a.", f"see {link('https://example.org/a')}."),
+        (f"({README_L99});", f"({link(README_L99)});"),
+        ("https://en.wikipedia.org/wiki/Foo_(bar), ok", f"{link('https://en.wikipedia.org/wiki/Foo_(bar)')}, ok"),
+        ("[https://example.org/x]", f"[{link('https://example.org/x')}]"),
+        ("two: http://a.example, https://b.example!", f"two: {link('http://a.example')}, {link('https://b.example')}!"),
+        # Only http(s) with a host; everything else stays text, escaped.
+        ("javascript:alert(1) ftp://x.example mailto:a@b.example https:// http://.", None),
+        ("data:text/html,<script>alert(1)</script>", None),
+        # A quote or an angle bracket ends an address: nothing of the text becomes an attribute or a tag.
+        (
+            'https://evil.example/"onmouseover="alert(1)',
+            f"{link('https://evil.example/')}&quot;onmouseover=&quot;alert(1)",
+        ),
+        (
+            "https://evil.example/<img src=x onerror=alert(2)>",
+            f"{link('https://evil.example/')}&lt;img src=x onerror=alert(2)&gt;",
+        ),
+        (
+            "https://a.example/?q=1&r=<2>",
+            '<a href="https://a.example/?q=1&amp;r=" rel="nofollow noopener">https://a.example/?q=1&amp;r=</a>&lt;2&gt;',
+        ),
+    ],
+)
+def test_addresses_in_plain_notes_become_links_through_one_escaping_path(text: str, expected: str | None) -> None:
+    assert markup.linked_text(text) == (markup.html_text(text) if expected is None else expected)
+
+
+def test_finding_addresses_takes_time_linear_in_the_text() -> None:
+    """Brackets and punctuation the address ends with are counted once each, not once per character."""
+    for text in ("https://a.example/" + ")" * 200_000, "https://a.example/" + "(" * 200_000 + ".", " http://" * 50_000):
+        spans = markup.url_spans(text)
+        assert len(spans) <= 1
+
+
+def test_addresses_in_markdown_notes_become_links_but_not_in_code_or_links() -> None:
+    html = markup.markdown_html(
+        f"Notes ({README_L99}); [a link https://x.example](https://y.example) `https://c.example` and "
+        "<https://d.example>, https://e.example/a_b_c."
+    )
+    assert html == (
+        f'<div class="or-prose">\n<p>Notes ({link(README_L99)}); '
+        '<a href="https://y.example" rel="nofollow noopener">a link https://x.example</a> '
+        f"<code>https://c.example</code> and {link('https://d.example')}, {link('https://e.example/a_b_c')}.</p>\n</div>"
+    )
+
+
+def test_a_recipe_page_links_the_addresses_of_its_notes(fixture_site: BuildResult) -> None:
+    """The frozen DeepSeek-V3 recipe writes addresses in its stack's source (plain text), its
+    launch's notes (plain text) and its notes (Markdown): each is a link."""
+    html = fixture_site.html(f"recipes/{DEEPSEEK}/")
+    source = html[html.index("Source of the pins:") :]
+    assert link(README_L99) in source[: source.index("</p>")]
+    about = html[html.index("About this launch:") :]
+    assert link(VERSIONS_L7) in about[: about.index("</p>")]
+    notes = html[html.index('id="notes"') :]
+    assert 'rel="nofollow noopener">https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/' in notes
+    assert "nofollow noopener" in notes[: notes.index("</ul>")]
+
+
+@pytest.mark.parametrize("text", ["http://[x", "https://[::1", "[[a](http://b)](http://c)", "http://a]b)c(["])
+def test_an_address_that_does_not_parse_is_text(text: str) -> None:
+    assert markup.linked_text(text).startswith(("[", "http", '<a href="http'))
+    markup.markdown_html(text)  # no exception

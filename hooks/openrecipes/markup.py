@@ -17,9 +17,11 @@ import html
 import re
 from collections import OrderedDict
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock, table
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -74,6 +76,92 @@ makes more is a link reference used again and again, each use repeating its addr
 address used 5,000 times is 160 MB of HTML), or a table of empty cells."""
 
 
+_URL = re.compile(r"https?://[^\s<>\"'`\\]+", re.IGNORECASE)
+"""An address written out in prose: http(s) only, up to the first space, quote or angle bracket."""
+_TRAILING = frozenset(".,;:!?*'\"")
+_BRACKETS = {")": "(", "]": "["}
+
+
+def url_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` writes out an http(s) address, as (start, end): the address a reader means, so
+    the full stop or comma after it, and a closing bracket it does not open itself ("(see
+    https://example.org/a)"), are not part of it; a bracket it opens is (".../Foo_(bar)"). Only
+    addresses with a host; linear in the text. Plain text and Markdown notes both link with it."""
+    spans = []
+    for match in _URL.finditer(text):
+        start, end = match.span()
+        opened = {closing: text.count(opening, start, end) for closing, opening in _BRACKETS.items()}
+        closed = {closing: text.count(closing, start, end) for closing in _BRACKETS}
+        while end > start:
+            last = text[end - 1]
+            if last in _TRAILING:
+                end -= 1
+            elif last in _BRACKETS and closed[last] > opened[last]:
+                closed[last] -= 1
+                end -= 1
+            else:
+                break
+        if _has_host(text[start:end]):
+            spans.append((start, end))
+    return spans
+
+
+def _has_host(url: str) -> bool:
+    try:
+        return bool(urlsplit(url).hostname)
+    except ValueError:  # a bracket that is no IPv6 address ("http://[x"): no address at all
+        return False
+
+
+def _link_html(url: str) -> str:
+    return f'<a href="{html_text(url)}" rel="nofollow noopener">{html_text(url)}</a>'
+
+
+def linked_text(value: object) -> str:
+    """Prose as HTML text (`html_text`) with each address written out in it (`url_spans`) a link,
+    rel="nofollow noopener": the one way plain-text notes reach a page with their links."""
+    text = "" if value is None else str(value)
+    parts, at = [], 0
+    for start, end in url_spans(text):
+        parts += [html_text(text[at:start]), _link_html(text[start:end])]
+        at = end
+    parts.append(html_text(text[at:]))
+    return "".join(parts)
+
+
+def _linkify(state: StateCore) -> None:
+    """Markdown notes: an address written out in text (not in a link or code) becomes a link, as in
+    plain-text notes (`url_spans`). markdown-it's own linkify needs linkify-it-py, whose fuzzy
+    matching (addresses without http://) is what these notes must not have."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children, depth = [], 0
+        for token in block.children:
+            depth += 1 if token.type == "link_open" else -1 if token.type == "link_close" else 0
+            spans = url_spans(token.content) if token.type == "text" and depth == 0 else []
+            if not spans:
+                children.append(token)
+                continue
+            at = 0
+            for start, end in spans:
+                children += _text_tokens(token.content[at:start])
+                link = Token("link_open", "a", 1)
+                link.attrs = {"href": token.content[start:end]}
+                children += [link, *_text_tokens(token.content[start:end]), Token("link_close", "a", -1)]
+                at = end
+            children += _text_tokens(token.content[at:])
+        block.children = children
+
+
+def _text_tokens(content: str) -> list[Token]:
+    if not content:
+        return []
+    token = Token("text", "", 0)
+    token.content = content
+    return [token]
+
+
 def _safe_href(href: str) -> bool:
     """Only http(s) and mailto addresses: no javascript:, data:, relative or scheme-relative ones."""
     return _SAFE_SCHEME.match(href.strip()) is not None
@@ -88,7 +176,8 @@ _DASH_RUNS = re.compile(r"-+")
 
 
 def _parser() -> MarkdownIt:
-    """CommonMark with tables: no raw HTML, no linkify or typographer, links checked as parsed.
+    """CommonMark with tables: no raw HTML or typographer, links checked as parsed, and addresses
+    written out in text made links (`_linkify`: http(s) only, as in plain-text notes).
 
     markdown-it-py parses in time linear in the length of its input (delimiter runs, link labels
     and backtick runs are matched with bounded look-ups, and `maxNesting` caps the depth), which
@@ -117,6 +206,7 @@ def _parser() -> MarkdownIt:
         tokenize(state, start, end)
 
     md.block.tokenize = bounded_tokenize  # type: ignore[method-assign]
+    md.core.ruler.push("openrecipes_linkify", _linkify)  # after text_join: each text is one token
     return md
 
 

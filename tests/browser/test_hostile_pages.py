@@ -70,6 +70,11 @@ TEXT_FIELDS = (("layout", "summary"), ("stack", "source"), ("correctness", "summ
 # recipe's row is drawn by table.js from assets/catalogue-rows.json.
 SYSTEM = "<script>alert(8)</script><img src=x onerror=alert(9)>"
 FRAMEWORK = "<img src=x onerror=alert(10)> 1.0"
+# Addresses in a plain-text note become links (markup.linked_text): a quote or a bracket ends one.
+LINKS = (
+    f'{EVIL}/"onmouseover="alert(11) {EVIL}/<img src=x onerror=alert(12)> javascript:alert(13) '
+    f"{EVIL}/a'onclick='alert(14)"
+)
 
 
 def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
@@ -101,6 +106,7 @@ def hostile_site(
         data["gpu"] = {**data["gpu"], "instance": None, "system": SYSTEM}
         data["result"]["usd_per_million_tokens"] = None
         data["stack"]["framework"] = FRAMEWORK
+        data["result"]["mfu_note"] = LINKS
         project.add(HOSTILE_ID, data)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(pages, "HOME_ROWS", 1)
@@ -195,3 +201,15 @@ def test_the_policy_stops_a_script_that_reaches_a_page_anyway(browser_context: A
         opened.wait_for_load_state("networkidle")
         watch.errors = [error for error in watch.errors if "Content Security Policy" not in error]
     assert len(violations) >= 2
+
+
+def test_addresses_in_notes_are_links_and_nothing_more(tab: Any, hostile_site: str) -> None:
+    tab.goto(hostile_site + f"recipes/{HOSTILE_ID}/")
+    note = tab.locator("p.or-note", has_text="About the MFU")
+    assert note.inner_text() == f"About the MFU: {LINKS}"  # every character shown, as text
+    links = note.locator("a").evaluate_all(
+        "links => links.map(a => [a.getAttribute('href'), a.getAttribute('rel'), a.getAttributeNames().join(' ')])"
+    )
+    assert links == [[f"{EVIL}/", "nofollow noopener", "href rel"]] * 2 + [
+        [f"{EVIL}/a", "nofollow noopener", "href rel"]
+    ]

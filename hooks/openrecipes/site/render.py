@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from .. import describe, flops, fmt
 from ..checking import flags
-from ..markup import code_block, html_text, markdown_html, markdown_inline_html
+from ..markup import code_block, html_text, linked_text, markdown_html, markdown_inline_html
 from . import facts
 from .fragments import FragmentError, block, collecting, fragment, holds_token, restore
 
@@ -116,6 +116,7 @@ def environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         "markdown": lambda text: fragment(markdown_html(text)),
         "inline_markdown": lambda text: fragment(markdown_inline_html(text)),
         "code_text": lambda text: fragment(f"<code>{html_text(text)}</code>"),
+        "linked": lambda text: fragment(linked_text(text)),  # prose whose http(s) addresses are links
         "heading": _heading,
         "block": block,
     }
