@@ -1,0 +1,78 @@
+"""The home page's matrix per training method in Chromium (issue 22, item 1): pre-training is shown
+first, another method is one click away, and the choice works under the site's policy (no script
+of its own: Material's tabbed set, radio inputs and CSS), with no console error."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import Project, copy_project
+
+from openrecipes.reading.reference import Reference
+from openrecipes_tools import chromium
+
+from .conftest import Site, Watch, forget_the_price_basis, project_served_at, watched_tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+@pytest.fixture(scope="module")
+def methods_site(
+    chromium_available: None, tmp_path_factory: pytest.TempPathFactory, reference: Reference
+) -> Iterator[Site]:
+    """Llama 3.1 70B on H100: a pre-training run, and a LoRA run twice as fast and so cheaper."""
+    base = tmp_path_factory.mktemp("browser-methods")
+    site_dir = base / "site"
+    site_dir.mkdir()
+    with chromium.serving(site_dir) as url:
+        project = Project(copy_project(base / "project"), reference)
+        project_served_at(project, url)
+        recipes: dict[str, dict[str, Any]] = {}
+        for name, tokens, method in (("pretrain", 900.0, "pre-training"), ("lora", 1800.0, "lora")):
+            data = project.add_synthetic(f"llama-3.1-70b/h100/{name}", tokens_per_s=tokens)
+            data["workload"]["method"] = {"kind": method}
+            if method == "lora":
+                data["result"]["mfu"] = round(4 * data["result"]["active_params"]["count"] * tokens / 989e12, 4)
+            project.add(f"llama-3.1-70b/h100/{name}", data)
+            recipes[f"llama-3.1-70b/h100/{name}"] = data
+        result = project.build()
+        assert result.ok, result.log
+        shutil.rmtree(site_dir)
+        shutil.move(result.site, site_dir)
+        yield Site(site_dir, url, recipes)
+
+
+@pytest.fixture
+def methods_page(browser_context: Any, methods_site: Site, watch: Watch) -> Iterator[Any]:
+    with watched_tab(browser_context, methods_site.url, watch) as tab:
+        yield tab
+        forget_the_price_basis(tab)
+
+
+def shown(page: Any) -> list[tuple[str, str | None]]:
+    """Each matrix on screen: its method and the recipe of its one cell."""
+    return page.eval_on_selector_all(
+        "[data-or-matrix]",
+        """ms => ms.filter(m => m.offsetParent !== null).map(m =>
+            [m.dataset.method, m.querySelector('td[data-recipe]')?.dataset.recipe ?? null])""",
+    )
+
+
+def test_the_matrix_shows_pre_training_and_another_method_is_one_click_away(
+    methods_page: Any, methods_site: Site
+) -> None:
+    methods_page.goto(methods_site.page_url())
+    assert shown(methods_page) == [["pre-training", "llama-3.1-70b/h100/pretrain"]]
+    methods_page.click("label[for='or-method-lora']")
+    assert shown(methods_page) == [["LoRA", "llama-3.1-70b/h100/lora"]]
+    # The choice is a radio input: the keyboard reaches it, and pre-training comes back.
+    methods_page.click("label[for='or-method-pre-training']")
+    assert shown(methods_page) == [["pre-training", "llama-3.1-70b/h100/pretrain"]]
+    # The table below lists both, each row saying its method.
+    methods = methods_page.eval_on_selector_all(
+        "[data-or-catalogue] tbody tr[data-recipe]", "rows => rows.map(r => [r.dataset.recipe, r.dataset.method])"
+    )
+    assert sorted(methods) == [["llama-3.1-70b/h100/lora", "LoRA"], ["llama-3.1-70b/h100/pretrain", "pre-training"]]
