@@ -13,6 +13,7 @@ import datetime as dt
 import io
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -223,6 +224,12 @@ def test_the_recipe_page_and_exports_show_the_first_published_date(built: BuildR
     assert rows[SUCCESSOR]["first_published"] == "2026-05-16"
     seed = next(row for row in rows.values() if row["id"] not in (STALE, SUCCESSOR))
     assert seed["first_published"] == "" and seed["first_published_commit"] == ""
+    # The feed dates a published row by its first appearance, not by its file's last change.
+    feed = ElementTree.fromstring((built.site / "feed.xml").read_bytes())
+    atom = "{http://www.w3.org/2005/Atom}"
+    updated = {entry.findtext(f"{atom}id"): entry.findtext(f"{atom}updated") for entry in feed.iter(f"{atom}entry")}
+    assert updated[f"urn:openrecipes:recipe:{STALE}"].startswith("2025-12-04")
+    assert updated[f"urn:openrecipes:recipe:{SUCCESSOR}"].startswith("2026-05-16")
 
 
 @pytest.mark.site
