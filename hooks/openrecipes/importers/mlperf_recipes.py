@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import fmt
 from ..checking.scriptinputs import script_inputs
 from ..measuring import mllog
 from ..problems import Problem
@@ -254,7 +255,8 @@ def _time_to_train(
         "minutes": round(minutes, 3),
         "quality_target": str(target) if target else "the benchmark's",
         "scoring": (
-            f"mean of the {len(counted)} runs left of {len(runs)} when the fastest and the slowest are dropped, "
+            f"mean of the {fmt.plural(len(counted), 'run')} left of {len(runs)} "
+            "when the fastest and the slowest are dropped, "
             "each from run_start to run_stop; computed here from the logs"
         ),
         "runs_counted": len(counted),
@@ -341,7 +343,8 @@ def _throughput(
         else f"{row_tokens:,} ({benchmark.sequence_source})"
     )
     note = (
-        f"Derived, not printed: over the {len(counted)} counted runs, the samples trained from run_start to run_stop "
+        f"Derived, not printed: over the {fmt.plural(len(counted), 'counted run')}, "
+        "the samples trained from run_start to run_stop "
         f"(run_stop's samples_count, {samples:,} in all) × tokens per sample, {where}, ÷ the time from run_start to "
         f"run_stop{EVALUATIONS[evals_excluded]}, "
         f"{seconds:,.1f} s, ÷ {gpus} GPUs. It counts every token of a packed sample, padding included."
