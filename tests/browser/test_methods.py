@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from conftest import Project, copy_project
 
+from openrecipes import describe, fmt
 from openrecipes.reading.reference import Reference
 from openrecipes_tools import chromium
 
@@ -23,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 def methods_site(
     chromium_available: None, tmp_path_factory: pytest.TempPathFactory, reference: Reference
 ) -> Iterator[Site]:
-    """Llama 3.1 70B on H100: a pre-training run, and a LoRA run twice as fast and so cheaper."""
+    """Llama 3.1 70B on H100: pre-training runs in BF16 and FP8, and a LoRA run faster than both."""
     base = tmp_path_factory.mktemp("browser-methods")
     site_dir = base / "site"
     site_dir.mkdir()
@@ -31,8 +32,12 @@ def methods_site(
         project = Project(copy_project(base / "project"), reference)
         project_served_at(project, url)
         recipes: dict[str, dict[str, Any]] = {}
-        for name, tokens, method in (("pretrain", 900.0, "pre-training"), ("lora", 1800.0, "lora")):
-            data = project.add_synthetic(f"llama-3.1-70b/h100/{name}", tokens_per_s=tokens)
+        for name, tokens, method, precision in (
+            ("pretrain", 900.0, "pre-training", "bf16"),
+            ("fp8", 1300.0, "pre-training", "fp8"),
+            ("lora", 1800.0, "lora", "bf16"),
+        ):
+            data = project.add_synthetic(f"llama-3.1-70b/h100/{name}", tokens_per_s=tokens, precision=precision)
             data["workload"]["method"] = {"kind": method}
             if method == "lora":
                 data["result"]["mfu"] = round(4 * data["result"]["active_params"]["count"] * tokens / 989e12, 4)
@@ -65,14 +70,37 @@ def test_the_matrix_shows_pre_training_and_another_method_is_one_click_away(
     methods_page: Any, methods_site: Site
 ) -> None:
     methods_page.goto(methods_site.page_url())
-    assert shown(methods_page) == [["pre-training", "llama-3.1-70b/h100/pretrain"]]
+    assert shown(methods_page) == [["pre-training", "llama-3.1-70b/h100/fp8"]]
     methods_page.click("label[for='or-method-lora']")
     assert shown(methods_page) == [["LoRA", "llama-3.1-70b/h100/lora"]]
     # The choice is a radio input: the keyboard reaches it, and pre-training comes back.
     methods_page.click("label[for='or-method-pre-training']")
-    assert shown(methods_page) == [["pre-training", "llama-3.1-70b/h100/pretrain"]]
+    assert shown(methods_page) == [["pre-training", "llama-3.1-70b/h100/fp8"]]
     # The table below lists both, each row saying its method.
     methods = methods_page.eval_on_selector_all(
         "[data-or-catalogue] tbody tr[data-recipe]", "rows => rows.map(r => [r.dataset.recipe, r.dataset.method])"
     )
-    assert sorted(methods) == [["llama-3.1-70b/h100/lora", "LoRA"], ["llama-3.1-70b/h100/pretrain", "pre-training"]]
+    assert sorted(methods) == [
+        ["llama-3.1-70b/h100/fp8", "pre-training"],
+        ["llama-3.1-70b/h100/lora", "LoRA"],
+        ["llama-3.1-70b/h100/pretrain", "pre-training"],
+    ]
+
+
+def test_compare_names_each_mfus_peak_and_compares_only_on_one_scale(methods_page: Any, methods_site: Site) -> None:
+    methods_page.goto(methods_site.page_url("compare/?a=llama-3.1-70b/h100/pretrain&b=llama-3.1-70b/h100/fp8"))
+    methods_page.wait_for_selector("[data-or-compare-figures]")
+
+    def metric(label: str) -> list[str]:
+        return methods_page.eval_on_selector_all(
+            f"[data-or-compare-figures] tr[data-metric='{label}'] td", "cells => cells.map(c => c.innerText.trim())"
+        )
+
+    n = 70_553_706_496 - 128_256 * 8_192
+    bf16, fp8 = fmt.percent(6 * n * 900 / 989e12), fmt.percent(6 * n * 1300 / 1979e12)
+    # Against different peaks: each named, no difference.
+    assert metric("MFU") == [f"{bf16} vs BF16 peak", f"{fp8} vs FP8 peak"]
+    # On the one scale: a difference, in points.
+    fp8_on_bf16 = fmt.percent(6 * n * 1300 / 989e12)
+    points = describe.point_change(6 * n * 1300 / 989e12, 6 * n * 900 / 989e12)
+    assert metric("MFU vs BF16 peak") == [bf16, f"{fp8_on_bf16}\n{points}"]
