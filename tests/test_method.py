@@ -297,3 +297,18 @@ def test_charts_put_each_method_in_a_series_of_its_own_and_mfu_on_the_bf16_scale
         for x in trace["x"]
     )
     assert round(4 * n * 1900 / 989e12 * 100, 2) in xs and round(6 * n * 900 / 989e12 * 100, 2) in xs
+
+
+def test_a_method_the_schema_does_not_know_is_a_located_error(project: Project) -> None:
+    data = project.add_synthetic("llama-3.1-70b/h100/sft", tokens_per_s=900.0)
+    data["workload"]["method"] = {"kind": "sft"}
+    path = project.add("llama-3.1-70b/h100/sft", data)
+    (problem,) = load_catalogue(project.root).problems
+    line = path.read_text(encoding="utf-8").splitlines().index("    kind: sft") + 1
+    assert (problem.path, problem.line, problem.where) == (
+        "recipes/llama-3.1-70b/h100/sft.yaml",
+        line,
+        "$.workload.method.kind",
+    )
+    for kind in ("pre-training", "continued-pre-training", "full-fine-tune", "lora", "qlora"):
+        assert kind in problem.message
