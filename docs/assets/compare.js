@@ -470,6 +470,8 @@
       const rows = [
         h("tr", {}, h("th", { scope: "row" }, "GPUs"), chosen.map((r) => h("td", {}, `${get(r, "fields.gpu.count")} × ${get(r, "fields.gpu.type")}`))),
         h("tr", {}, h("th", { scope: "row" }, "Status"), chosen.map((r) => h("td", {}, show(get(r, "fields.status"))))),
+        // The training method: recipes of different methods are not like for like (facts.method_of).
+        h("tr", { "data-metric": "Method" }, h("th", { scope: "row" }, "Method"), chosen.map((r) => h("td", {}, show(get(r, "derived.method_name"))))),
       ];
       for (const metric of METRICS) {
         const baseValue = metric.value(base);

@@ -96,6 +96,8 @@ def test_compare_names_each_mfus_peak_and_compares_only_on_one_scale(methods_pag
             f"[data-or-compare-figures] tr[data-metric='{label}'] td", "cells => cells.map(c => c.innerText.trim())"
         )
 
+    # Each recipe's training method, beside its figures.
+    assert metric("Method") == ["pre-training", "pre-training"]
     n = 70_553_706_496 - 128_256 * 8_192
     bf16, fp8 = fmt.percent(6 * n * 900 / 989e12), fmt.percent(6 * n * 1300 / 1979e12)
     # Against different peaks: each named, no difference.
@@ -104,3 +106,12 @@ def test_compare_names_each_mfus_peak_and_compares_only_on_one_scale(methods_pag
     fp8_on_bf16 = fmt.percent(6 * n * 1300 / 989e12)
     points = describe.point_change(6 * n * 1300 / 989e12, 6 * n * 900 / 989e12)
     assert metric("MFU vs BF16 peak") == [bf16, f"{fp8_on_bf16}\n{points}"]
+
+
+def test_compare_says_each_recipes_method(methods_page: Any, methods_site: Site) -> None:
+    methods_page.goto(methods_site.page_url("compare/?a=llama-3.1-70b/h100/pretrain&b=llama-3.1-70b/h100/lora"))
+    methods_page.wait_for_selector("[data-or-compare-figures]")
+    cells = methods_page.eval_on_selector_all(
+        "[data-or-compare-figures] tr[data-metric='Method'] td", "cells => cells.map(c => c.innerText.trim())"
+    )
+    assert cells == ["pre-training", "LoRA"]

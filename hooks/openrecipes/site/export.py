@@ -91,6 +91,7 @@ def derived_json(derived: Derived) -> dict[str, Any]:
         "mfu_bf16": derived.mfu_bf16,
         # The training method (None: not stated) and the FLOPs per token counted for it (flops.py).
         "method": derived.method,
+        "method_name": describe.method_name(derived.method),  # as the pages write it: "LoRA", "not stated"
         "flops_per_token": derived.flops_per_token,
         # At the price basis of the GPU type, which `price_basis` names; the recipe's own instance
         # gives `instance_usd_per_million_tokens`.
