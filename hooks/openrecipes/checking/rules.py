@@ -562,6 +562,42 @@ def _pinned_source(ctx: Context) -> Iterator[Check]:
     )
 
 
+_GITHUB_REPOSITORY = re.compile(r"^https://github\.com/([^/]+/[^/]+)/blob/")
+
+
+@rule(
+    "First published",
+    "When a source says when its row first appeared (`source.first_published`), that is no later than the date "
+    "of the commit the source is pinned at, and it is linked at the commit it names, in the source's repository.",
+)
+def _first_published(ctx: Context) -> Iterator[Check]:
+    first = lookup(ctx.f, "source", "first_published")
+    if first is None or first.date is None or first.commit is None or first.url is None:
+        return  # a part left out is the schema's to report
+    published = lookup(ctx.f, "source", "published")
+    repository = _GITHUB_REPOSITORY.match(lookup(ctx.f, "source", "url") or "")
+    wrong: list[tuple[str, str]] = []
+    if published is not None and first.date > published:
+        wrong.append(("date", f"{first.date.isoformat()} is after source.published, {published.isoformat()}"))
+    if not _at_commit(first.url, first.commit):
+        wrong.append(("url", f"the link is not at {first.commit[:12]}"))
+    elif repository and not first.url.startswith(f"https://github.com/{repository.group(1)}/blob/"):
+        wrong.append(("url", f"the link is not to {repository.group(1)}, the source's repository"))
+    yield Check(
+        name="First published",
+        field=("source", "first_published", wrong[0][0] if wrong else "date"),
+        stated=f"{first.date.isoformat()}, commit {first.commit[:12]}",
+        recomputed="; ".join(text for _, text in wrong)
+        or "linked at its commit" + (f", no later than {published.isoformat()}" if published is not None else ""),
+        tolerance="no later than the pinned commit's date, linked at its own commit",
+        formula="source.first_published.date ≤ source.published; url at first_published.commit, in source.url's "
+        "repository",
+        passed=not wrong,
+        hint="first_published is the first commit of the publisher's history whose file holds the row (git log of "
+        "the file, oldest first), linked at that commit; an import writes it.",
+    )
+
+
 @rule(
     "Publisher's figures",
     "A figure the publisher states in their own convention (Megatron's model TFLOP/s, which counts attention) "
