@@ -164,6 +164,20 @@ def six_n_flops_per_token(active_params: int | float) -> float:
     return 6.0 * active_params
 
 
+def unmasked_attention_flops_per_token(architecture: Mapping[str, Any], seq_len: int) -> float:
+    """Core attention (QKᵀ and AV) per token, forward and backward, with no causal mask:
+    ``12 · layers · heads · head_dim · s``, the term PaLM's appendix B adds to 6 · N for its MFU
+    (``6N + 12·L·H·Q·T``) and llm-foundry's ``mfu_w_attn`` adds (``3 · 2 · 2 · L · d · s``). Defined
+    for multi-head attention (grouped-query too: the query heads count); multi-head latent attention
+    has no single head dimension in that formula, so it is refused."""
+    if seq_len < 1:
+        raise ValueError("seq_len must be positive")
+    if architecture.get("attention") == "mla":
+        raise ValueError("the 12 · L · H · Q · s attention term is not defined for multi-head latent attention")
+    head_dim = architecture.get("head_dim", architecture["hidden"] // architecture["heads"])
+    return 12.0 * architecture["layers"] * architecture["heads"] * head_dim * seq_len
+
+
 def model_flops_per_token(
     architecture: Mapping[str, Any],
     seq_len: int,

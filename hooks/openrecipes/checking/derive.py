@@ -16,6 +16,7 @@ from ..reading.reference import PEAK_COLUMN, GpuSpec, InstanceSpec, ModelSpec, R
 from ..reading.yamlsource import SourceMap
 from . import (
     pricebasis,
+    publisher,
     rules,  # noqa: F401  (imported for its effect: every @rule registers itself in RULES)
 )
 from .figures import (
@@ -203,6 +204,7 @@ def _derive(
     gpu_hours = lookup(f, "result", "gpu_hours")
     measured = lookup(f, "result", "measured")
 
+    figure_inputs = _figure_inputs(f, model, gpu, params, method)
     dp, dp_derived = lookup(f, "layout", "dp"), False
     count, tp, pp, cp = (lookup(f, "gpu", "count"), lookup(f, "layout", "tp"), lookup(f, "layout", "pp"), cp_degree(f))
     if dp is None and count and tp and pp and cp and count % (tp * pp * cp) == 0:
@@ -226,7 +228,7 @@ def _derive(
         dp=dp,
         dp_derived=dp_derived,
         label=layout_label(f),
-        publisher_figures=tuple(_publisher_figures(f, model)),
+        publisher_figures=tuple(_publisher_figures(f, model, figure_inputs)),
         inputs=_inputs(f),
         checks=(),
         method=method,
@@ -236,6 +238,7 @@ def _derive(
         mfu_bf16=mfu_bf16,
         stated_params=stated_params,
         mfu_as_stated=mfu_as_stated,
+        tokens_from=publisher.derived_throughput(lookup(f, "result", "publisher_figures") or (), figure_inputs),
     )
 
 
@@ -297,10 +300,36 @@ def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations:
     )
 
 
-def _publisher_figures(f: RecipeFields, model: ModelSpec | None) -> Iterator[PublisherFigure]:
+def _figure_inputs(
+    f: RecipeFields, model: ModelSpec | None, gpu: GpuSpec | None, params: int | None, method: str | None
+) -> publisher.Inputs:
+    """What recomputing a publisher's figure of any kind reads (publisher.py)."""
+    seq = lookup(f, "workload", "row_tokens")
+    why_not = _not_recomputed(f, "megatron", model, seq)
+
+    def megatron(release: str | None) -> float:
+        assert model is not None and model.architecture is not None and seq is not None  # why_not is None
+        return flops.model_flops_per_token(
+            model.architecture,
+            seq,
+            mtp_layers=_mtp_layers(f, model),
+            tensor_parallel=lookup(f, "layout", "tp") or 1,
+            release=release,
+        )
+
+    return publisher.Inputs(f, model, gpu, params, method, seq, megatron, why_not)
+
+
+def _publisher_figures(f: RecipeFields, model: ModelSpec | None, inputs: publisher.Inputs) -> Iterator[PublisherFigure]:
     tokens = lookup(f, "result", "tokens_per_s_per_gpu")
     seq = lookup(f, "workload", "row_tokens")
-    for figure in lookup(f, "result", "publisher_figures") or ():
+    raw_figures = lookup(f, "result", "publisher_figures") or ()
+    derived_from = lookup(f, "result", "tokens_per_s_per_gpu_from", "figure")
+    for index, figure in enumerate(raw_figures):
+        if figure.unit != publisher.THROUGHPUT or figure.convention != "megatron" or figure.name == derived_from:
+            # Every kind but Megatron-Bridge's TFLOP/s, and a figure the throughput is derived from.
+            yield publisher.figure(index, figure, tokens, inputs, derived_from, raw_figures)
+            continue
         recomputed = None
         why_not = _not_recomputed(f, figure.convention, model, seq)
         if why_not is None and tokens and model and model.architecture and seq:  # (None narrows the types)

@@ -67,6 +67,15 @@ class Price:
         return self.instance.usd_per_gpu_hour
 
 
+CONVENTION_NAMES = {
+    "megatron": "Megatron-Bridge's model FLOPs",
+    "6n": "6 × N",
+    "6n-attention": "6 × N + attention without a causal mask",
+    "other": "the publisher's own (see the note)",
+}
+"""What each convention of `result.publisher_figures` counts, as the pages name it (the schema says more)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PublisherFigure:
     """A figure the publisher states in their own convention, beside ours in that convention."""
@@ -80,6 +89,27 @@ class PublisherFigure:
     """Relative: the publisher's printed precision (some releases round their throughput)."""
     not_recomputed: str | None = None
     """Why `recomputed` is None, in words for the page: each input it lacks, as it is lacking."""
+    unit: str = "TFLOP/s per GPU"
+    """`TFLOP/s per GPU`, or a utilisation, `MFU %` or `HFU %`, whose `tolerance` is in percentage points."""
+    formula: str = ""
+    """How `recomputed` was counted, in words and numbers (empty: Megatron-Bridge's TFLOP/s, flops.py)."""
+    peak: str | None = None
+    """For a utilisation, the peak it divides by, in words (as published, or the reference data's)."""
+
+    @property
+    def utilisation(self) -> bool:
+        return self.unit != "TFLOP/s per GPU"
+
+    @property
+    def kind(self) -> str:
+        """`TFLOP/s per GPU`, `MFU` or `HFU`."""
+        return self.unit.removesuffix(" %")
+
+    @property
+    def described(self) -> str:
+        """What the figure counts, as the pages write it: its kind, its FLOPs and, for a utilisation, its peak."""
+        text = f"{self.kind}; FLOPs: {CONVENTION_NAMES.get(self.convention, self.convention)}"
+        return f"{text}; peak: {self.peak}" if self.peak else text
 
 
 @dataclass(frozen=True)
@@ -136,6 +166,9 @@ class Derived:
     """The N the recipe states (`result.active_params.count`), which its stated MFU assumes."""
     mfu_as_stated: float | None = None
     """MFU recomputed with the recipe's own N (else `params`): what a stated MFU is checked against."""
+    tokens_from: Any = None
+    """A throughput derived from a publisher's figure (`publisher.DerivedThroughput`), None when it
+    is measured or published as such: marked derived wherever shown, never ranked as measured."""
 
     @property
     def passed(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from .. import describe
+from .. import describe, fmt
 from ..loader import Entry
 from ..site import facts, launch
 
@@ -69,6 +69,7 @@ def recipe_text(entry: Entry) -> str:
             title = f"{title}: {derived.label}"
         rows = [(fact.label, _with_notes(fact, text, entry)) for fact, text in facts.rows(name, entry)]
         lines += ["", title, *(_pairs(rows) if rows else [f"  {facts.NOT_PUBLISHED}"])]
+    lines += _publisher_lines(entry)
     lines += ["", *_launch_lines(entry)]
     lines += ["", "Checks"]
     check_rows = [
@@ -85,6 +86,27 @@ def recipe_text(entry: Entry) -> str:
             "  " + line for line in columns(("", "check", "stated", "recomputed"), check_rows, set()).splitlines()[1:]
         ]
     return "\n".join(lines) + "\n"
+
+
+def _publisher_lines(entry: Entry) -> list[str]:
+    """The publisher's own figures as the page's table gives them: as published, recomputed in their
+    convention (or why not), and what each counts; and where the throughput is derived from."""
+    derived = entry.derived
+    if not derived.publisher_figures:
+        return []
+    rows = []
+    for figure in derived.publisher_figures:
+        unit = "%" if figure.utilisation else f" {figure.unit}"
+        if figure.recomputed is None:
+            again = figure.not_recomputed or "not recomputed"
+        elif figure.utilisation:
+            again = f"recomputed {fmt.number(figure.recomputed, 2)}%"
+        else:
+            again = f"recomputed {fmt.number(figure.recomputed, 1)}"
+        rows.append((figure.name, f"{fmt.as_written(figure.stated)}{unit}; {again}; {figure.described}"))
+    if derived.tokens_from is not None:
+        rows.append(("tokens/s per GPU", f"derived from {derived.tokens_from.label}: {derived.tokens_from.how}"))
+    return ["", "Publisher's figures", *_pairs(rows)]
 
 
 def _launch_lines(entry: Entry) -> list[str]:

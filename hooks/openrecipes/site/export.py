@@ -107,6 +107,31 @@ def derived_json(derived: Derived) -> dict[str, Any]:
             "as_of": basis.instance.sourced.as_of.isoformat(),
         },
         "instance_usd_per_million_tokens": derived.instance_usd_per_million_tokens,
+        # A throughput derived from a publisher's figure (null: measured, or published as such): never
+        # ranked as measured; the qualifier is what the pages write after it.
+        "tokens_per_s_per_gpu_qualifier": facts.DERIVED if derived.tokens_from is not None else None,
+        "tokens_per_s_per_gpu_from": None
+        if derived.tokens_from is None
+        else {
+            "figure": derived.tokens_from.label,
+            "how": derived.tokens_from.how,
+            "recomputed": derived.tokens_from.recomputed,
+            "formula": derived.tokens_from.formula,
+        },
+        # The publisher's own figures, each recomputed in its convention where it can be.
+        "publisher_figures": [
+            {
+                "name": figure.name,
+                "value": figure.stated,
+                "unit": figure.unit,
+                "convention": figure.convention,
+                "counts": figure.described,
+                "recomputed": figure.recomputed,
+                "not_recomputed": figure.not_recomputed,
+                "formula": figure.formula or None,
+            }
+            for figure in derived.publisher_figures
+        ],
         "tokens_per_gpu_hour": derived.tokens_per_gpu_hour,
         "run_cost_usd": derived.run_cost_usd,
         "price_age_days": derived.price_age_days,

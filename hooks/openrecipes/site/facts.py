@@ -247,6 +247,10 @@ class Fact:
     omit_when: Callable[[Entry], bool] | None = None
     """In its section, leave the row out when this is true of the recipe (a figure that would repeat
     another: MFU vs BF16 peak of a BF16 run)."""
+    ranked: Callable[[Entry], bool] | None = None
+    """Whether the recipe's value ranks among the others: a figure made from a throughput derived
+    from a publisher's figure does not, and sorts after every ranked one in either direction (its
+    sort value is left empty, as a missing one's)."""
 
     def __post_init__(self) -> None:
         if self.record is None and getattr(self.read, "record", None):
@@ -310,9 +314,10 @@ class Fact:
         return self.qualifier_of(entry) == self.qualifier_of(other)
 
     def sort_value(self, entry: Entry) -> Any:
-        """What the table sorts by: a number for numeric facts; None last in either direction."""
+        """What the table sorts by: a number for numeric facts; None last in either direction (a value
+        not published, and one that does not rank: `ranked`)."""
         value = self.value(entry)
-        if value is None:
+        if value is None or (self.ranked is not None and not self.ranked(entry)):
             return None
         if self.sort:
             return self.sort(value)
@@ -463,9 +468,23 @@ def _convergence(entry: Entry) -> Any:
 # The headline figures' notes: what the page says under each figure.
 
 
+DERIVED = "(derived)"
+"""Written after a throughput derived from a publisher's figure, and after its label."""
+
+
+def measured_throughput(entry: Entry) -> bool:
+    """Whether the recipe's tokens/s per GPU is measured or published as such, not derived from a
+    publisher's TFLOP/s, MFU or HFU: only those rank (the best, the cheapest, a table's order)."""
+    return entry.derived.tokens_from is None
+
+
 def _throughput_notes(entry: Entry) -> tuple[Note, ...]:
+    notes = []
+    source = entry.derived.tokens_from
+    if source is not None:
+        notes.append(Note((f"derived from the publisher's {source.label}, not measured: {source.how}",)))
     note = entry.recipe.fields.result.throughput_note
-    return (Note((note,)),) if note else ()
+    return (*notes, Note((note,))) if note else tuple(notes)
 
 
 def _price_notes(entry: Entry) -> tuple[Note, ...]:
@@ -647,6 +666,19 @@ FACTS: tuple[Fact, ...] = (
         terminal="tokens/s/GPU",
         compare=Change("relative", better=1),
         alternative=True,
+        # Derived from a publisher's figure: "(derived)" wherever it is written, never compared with
+        # or ranked among measured throughputs (Methodology).
+        qualifier=lambda entry: DERIVED if entry.derived.tokens_from is not None else None,
+        qualifier_record="derived.tokens_per_s_per_gpu_qualifier",
+        ranked=measured_throughput,
+    ),
+    # The figure a derived throughput comes from, in the CSV beside it.
+    Fact(
+        "tokens_from",
+        "Tokens/s derived from",
+        lambda entry: ABSENT if entry.derived.tokens_from is None else entry.derived.tokens_from.label,
+        csv="tokens_per_s_per_gpu_derived_from",
+        record="derived.tokens_per_s_per_gpu_from.figure",
     ),
     Fact(
         "usd",
@@ -680,6 +712,7 @@ FACTS: tuple[Fact, ...] = (
         alternative=True,
         qualifier=_mfu_peak,
         qualifier_record="derived.mfu_against",
+        ranked=measured_throughput,  # from a derived throughput: shown, never ranked
     ),
     # The dense peak the MFU above is against, in the CSV beside it (the tables write it in the cell).
     Fact("mfu_peak", "MFU peak", _derived_or_absent("peak_column"), csv="mfu_peak"),
@@ -695,6 +728,7 @@ FACTS: tuple[Fact, ...] = (
         column_after="mfu",
         csv="mfu_vs_bf16_peak",
         omit_when=lambda entry: entry.derived.peak_column == "bf16",  # the MFU above is against it already
+        ranked=measured_throughput,
         terminal="MFU/BF16",
         compare=Change("points", better=1, scale=100, places=1),
         alternative=True,

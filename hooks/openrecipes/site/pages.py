@@ -355,7 +355,9 @@ def _per_method(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     summaries = []
     for method in sorted(by_method, key=describe.method_order):
         members = by_method[method]
-        mfus = [entry.derived.mfu_bf16 for entry in members if entry.derived.mfu_bf16 is not None]
+        # A figure from a derived throughput is the best only where no measured one is (Methodology).
+        ranked = [entry for entry in members if facts.measured_throughput(entry)] or members
+        mfus = [entry.derived.mfu_bf16 for entry in ranked if entry.derived.mfu_bf16 is not None]
         summaries.append(
             {
                 "method": method,
@@ -377,16 +379,19 @@ def _first_rows(entries: Sequence[Entry], cap: int) -> Sequence[Entry]:
 
 def fastest_first(entry: Entry) -> tuple:
     """Within one GPU type every recipe is priced at the same $ per GPU-hour, whatever the basis, so
-    the cheapest is the one with the most tokens/s per GPU; ties by higher MFU, then id."""
+    the cheapest is the one with the most tokens/s per GPU; ties by higher MFU, then id. A throughput
+    derived from a publisher's figure comes after every measured one: it never ranks as measured."""
     mfu = entry.derived.mfu
-    return (-entry.recipe.fields.result.tokens_per_s_per_gpu, mfu is None, -(mfu or 0.0), entry.recipe.id)
+    derived = not facts.measured_throughput(entry)
+    return (derived, -entry.recipe.fields.result.tokens_per_s_per_gpu, mfu is None, -(mfu or 0.0), entry.recipe.id)
 
 
 def _cheapest_per_gpu(entries: Sequence[Entry]) -> list[Entry]:
     """Each GPU type's cheapest recipe at any basis, cheapest first at the default basis: the lowest
-    $ / 1M of `entries` at any basis is one of them."""
+    $ / 1M of `entries` at any basis is one of them. Recipes whose throughput is derived from a
+    publisher's figure take part only when none is measured: they are never the cheapest beside one."""
     by_gpu: dict[str, list[Entry]] = defaultdict(list)
-    for entry in entries:
+    for entry in [entry for entry in entries if facts.measured_throughput(entry)] or entries:
         by_gpu[entry.gpu_key].append(entry)
     return sorted((min(group, key=fastest_first) for group in by_gpu.values()), key=table_order_key)
 
