@@ -312,3 +312,16 @@ def test_a_method_the_schema_does_not_know_is_a_located_error(project: Project) 
     )
     for kind in ("pre-training", "continued-pre-training", "full-fine-tune", "lora", "qlora"):
         assert kind in problem.message
+
+
+def test_diff_names_the_peak_and_gives_no_difference_between_peaks() -> None:
+    from openrecipes.cli import changes
+
+    bf16 = changes.Figures(900.0, 1.0, 0.38, "bf16")
+    faster = changes.Figures(1000.0, 0.9, 0.42, "bf16")
+    fp8 = changes.Figures(1300.0, 0.8, 0.27, "fp8")
+    mfu = {label: (text, delta) for label, text, delta in changes._figure_lines(bf16, faster)}["MFU vs BF16 peak"]
+    assert mfu == ("38.0% → 42.0%", "+4.0 pp")
+    mfu = {label: (text, delta) for label, text, delta in changes._figure_lines(bf16, fp8)}["MFU"]
+    assert mfu == ("38.0% vs BF16 peak → 27.0% vs FP8 peak", "(another peak)")
+    assert changes._summary(fp8).endswith("MFU 27.0% vs FP8 peak")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import fmt
+from .. import describe, fmt
 from ..loader import RECIPES_DIR, Catalogue, load_catalogue, recipe_id_for
 from ..problems import Problem
 from ..site.facts import NO_PRICE, NOT_PUBLISHED
@@ -28,6 +28,9 @@ class Figures:
     tokens_per_s_per_gpu: float
     usd_per_million_tokens: float | None
     mfu: float | None
+    mfu_peak: str | None = None
+    """The dense peak `mfu` is against (`bf16`, `fp8`, `fp4`): two MFUs against different peaks get
+    no difference."""
 
 
 FIGURE_NAMES = ("tokens_per_s_per_gpu", "usd_per_million_tokens", "mfu")
@@ -85,6 +88,7 @@ def _figures(catalogue: Catalogue) -> dict[str, Figures]:
             entry.recipe.fields.result.tokens_per_s_per_gpu,
             entry.derived.usd_per_million_tokens,
             entry.derived.mfu,
+            entry.derived.peak_column,
         )
         for entry in catalogue.entries
     }
@@ -154,7 +158,7 @@ def _summary(figures: Figures) -> str:
     return (
         f"{fmt.as_written(figures.tokens_per_s_per_gpu)} tokens/s/GPU · "
         f"{NO_PRICE if figures.usd_per_million_tokens is None else fmt.usd(figures.usd_per_million_tokens)} per 1M · "
-        f"MFU {NOT_PUBLISHED if figures.mfu is None else fmt.percent(figures.mfu)}"
+        f"MFU {_percent(figures.mfu, figures.mfu_peak)}"
     )
 
 
@@ -179,20 +183,25 @@ def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, s
             f"{fmt.usd(old_usd)} → {fmt.usd(new_usd)}",
             _signed(new_usd - old_usd, fmt.usd(abs(new_usd - old_usd))) + relative,
         )
-    if before.mfu is None or after.mfu is None:
-        if before.mfu != after.mfu:
-            yield "MFU", f"{_percent(before.mfu)} → {_percent(after.mfu)}", ""
+    if before.mfu is None or after.mfu is None or before.mfu_peak != after.mfu_peak:
+        if (before.mfu, before.mfu_peak) != (after.mfu, after.mfu_peak):
+            # Against different peaks (the precision changed): each named, no difference.
+            changed = "(another peak)" if before.mfu is not None and after.mfu is not None else ""
+            yield "MFU", f"{_percent(before.mfu, before.mfu_peak)} → {_percent(after.mfu, after.mfu_peak)}", changed
         return
     points = (after.mfu - before.mfu) * 100
     yield (
-        "MFU",
+        f"MFU {describe.peak_name(after.mfu_peak)}" if after.mfu_peak else "MFU",
         f"{fmt.percent(before.mfu)} → {fmt.percent(after.mfu)}",
         _signed(points, f"{fmt.number(abs(points), 1)} pp"),
     )
 
 
-def _percent(value: float | None) -> str:
-    return NOT_PUBLISHED if value is None else fmt.percent(value)
+def _percent(value: float | None, peak: str | None = None) -> str:
+    """`40.1% vs BF16 peak`: an MFU with the peak it is against."""
+    if value is None:
+        return NOT_PUBLISHED
+    return fmt.percent(value) + (f" {describe.peak_name(peak)}" if peak else "")
 
 
 def _price(value: float | None) -> str:
