@@ -1,0 +1,182 @@
+"""What a reader sees, in Chromium (issue 22, item 7): the home matrix of twelve GPU types fits a
+1,440 px screen without sideways scrolling and a phone as one list; a figure that is not there is
+set as a note, not as a figure. The HTML side of each fix is in tests/test_reader_view.py.
+
+The catalogue here is the tests' own: the frozen recipes (tests/fixtures) and synthetic recipes of
+three models on twelve GPU types, some without a public price, built once for this module."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import FIXTURE_RECIPES, Project, copy_project
+
+from openrecipes.loader import slug
+from openrecipes.reading.reference import Reference
+from openrecipes_tools import chromium
+from openrecipes_tools.synthetic import recipe_data
+
+from .conftest import Site, Watch, project_served_at, watched_tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TWELVE = (
+    "A100",
+    "A100-40GB",
+    "H100",
+    "H100-NVL",
+    "H100-PCIe",
+    "H200",
+    "B200",
+    "B300",
+    "GB200",
+    "GB300",
+    "MI300X",
+    "MI355X",
+)
+"""Twelve GPU types with a sourced BF16 peak: some with a public price, some without."""
+MODELS = {
+    # model: (tp, pp): the longest name, and the smallest and the largest model (the widest figures).
+    "Nemotron 3 Super 120B-A12B": (4, 2),
+    "Llama 3.1 8B": (1, 1),
+    "Llama 3.1 405B": (8, 2),
+}
+
+
+def add_twelve_gpu_types(project: Project, reference: Reference) -> list[str]:
+    """A recipe of each model on each of the twelve GPU types at an MFU from 30% to 52%, priced at
+    the GPU type's first sourced instance where it has one; returns their ids."""
+    ids = []
+    for model, (tp, pp) in MODELS.items():
+        spec = reference.model(model)
+        assert spec is not None
+        for step, gpu in enumerate(TWELVE):
+            peak = reference.gpus[gpu].peak_tflops("bf16")
+            assert peak is not None
+            instances = [key for key, instance in reference.instances.items() if instance.gpu == gpu]
+            recipe_id = f"{slug(model)}/{gpu.lower()}/wide"
+            data = recipe_data(
+                reference,
+                name="wide",
+                model=model,
+                gpu=gpu,
+                instance=instances[0] if instances else None,
+                tokens_per_s=round((0.3 + step / 50) * peak * 1e12 / (6 * spec.active_params), 1),
+                tp=tp,
+                pp=pp,
+                count=16,
+            )
+            data["workload"]["method"] = {"kind": "pre-training"}  # the matrix the home page opens on
+            project.add(recipe_id, data)
+            ids.append(recipe_id)
+    return ids
+
+
+@pytest.fixture(scope="module")
+def wide(site: Site, tmp_path_factory: pytest.TempPathFactory, reference: Reference) -> Iterator[Site]:
+    """The catalogue of twelve GPU types and the frozen recipes, served on 127.0.0.1. (It asks for
+    the shared `site` only so that the session's browser is started for it.)"""
+    base = tmp_path_factory.mktemp("wide")
+    site_dir = base / "site"
+    site_dir.mkdir()
+    with chromium.serving(site_dir) as url:
+        project = Project(copy_project(base / "project", with_recipes=FIXTURE_RECIPES), reference)
+        project_served_at(project, url)
+        add_twelve_gpu_types(project, reference)
+        result = project.build()
+        assert result.ok, result.log
+        shutil.rmtree(site_dir)
+        shutil.move(result.site, site_dir)
+        yield Site(site_dir, url, {})
+
+
+@pytest.fixture
+def tab(browser_context: Any, wide: Site) -> Iterator[Any]:
+    with watched_tab(browser_context, wide.url, Watch()) as opened:
+        yield opened
+
+
+# What scrolls sideways or is cut off: the page, the matrix and what holds it up to its own box
+# (`.or-matrix`; the training method's tabs around it scroll their labels by Material's design), and
+# a matrix reaching past the article.
+SIDEWAYS = """() => {
+  const out = [];
+  const page = document.documentElement;
+  if (page.scrollWidth > innerWidth) out.push(`page: ${page.scrollWidth}px in ${innerWidth}px`);
+  for (const table of document.querySelectorAll('.or-matrix table')) {
+    if (!table.offsetParent) continue;
+    for (let e = table; e && e.tagName !== 'ARTICLE' && !e.matches('.tabbed-set'); e = e.parentElement) {
+      if (e.scrollWidth > e.clientWidth + 1) out.push(`${e.className}: ${e.scrollWidth}px in ${e.clientWidth}px`);
+    }
+    const article = document.querySelector('article').getBoundingClientRect();
+    if (table.getBoundingClientRect().right > article.right + 1) out.push('the matrix is wider than the article');
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_matrix_of_twelve_gpu_types_fits_1440_px(tab: Any, wide: Site, scheme: str) -> None:
+    tab.emulate_media(color_scheme=scheme)
+    tab.set_viewport_size(DESKTOP)
+    tab.goto(wide.url)
+    matrix = tab.locator(".or-matrix").first
+    columns = matrix.locator("thead th[data-gpu]").evaluate_all("ths => ths.map(th => th.dataset.gpu)")
+    assert sorted(columns) == sorted(TWELVE)
+    assert tab.evaluate(SIDEWAYS) == []
+    # Every cell's figures are whole: nothing cut off or spilling into the next column.
+    spilled = matrix.locator("tbody td, tbody th").evaluate_all(
+        "cells => cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent.slice(0, 40))"
+    )
+    assert spilled == []
+    # A price with its unit stays on one line, and a throughput's number too (its unit may go under it).
+    broken = matrix.locator(".or-matrix__best").evaluate_all(
+        "els => els.filter(e => e.getClientRects().length > 1).map(e => e.textContent)"
+    )
+    broken += matrix.locator(".or-matrix__tokens").evaluate_all(
+        """els => els.filter(e => {
+          const text = e.firstChild, range = document.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, text.textContent.indexOf(' '));
+          return range.getClientRects().length > 1;
+        }).map(e => e.textContent)"""
+    )
+    assert broken == []
+
+
+def test_the_matrix_of_twelve_gpu_types_is_a_list_on_a_phone(tab: Any, wide: Site) -> None:
+    tab.emulate_media(color_scheme="dark")
+    tab.set_viewport_size(PHONE)
+    tab.goto(wide.url)
+    assert tab.evaluate(SIDEWAYS) == []
+    right = tab.eval_on_selector_all(
+        ".or-matrix td, .or-matrix th", "cells => Math.max(...cells.map(c => c.getBoundingClientRect().right))"
+    )
+    assert right <= PHONE["width"]
+
+
+DEEPSEEK = "recipes/deepseek-v3/gb200/mb-26.08-mxfp8-256gpu/"  # a published recipe: some figures not published
+
+STYLE = """el => { const s = getComputedStyle(el); return {size: parseFloat(s.fontSize), weight: Number(s.fontWeight),
+  colour: s.color, top: el.getBoundingClientRect().top}; }"""
+
+
+@pytest.mark.parametrize(("scheme", "size"), [("light", DESKTOP), ("dark", PHONE)])
+def test_a_figure_not_published_is_a_note_in_its_box(tab: Any, wide: Site, scheme: str, size: dict[str, int]) -> None:
+    """ "not published" was set as large and bold as the figures beside it."""
+    tab.emulate_media(color_scheme=scheme)
+    tab.set_viewport_size(size)
+    tab.goto(wide.url + DEEPSEEK)
+    missing = tab.locator(".or-figure__value .or-missing")
+    assert missing.count() > 0 and missing.first.text_content() == "not published"
+    figure = tab.locator(".or-figure__value:not(:has(.or-missing))").first.evaluate(STYLE)
+    note = tab.locator(".or-figure__note").first.evaluate(STYLE)
+    for shown in missing.evaluate_all(f"els => els.map({STYLE})"):
+        assert shown["size"] < 0.8 * figure["size"] and shown["weight"] < figure["weight"]
+        assert shown["size"] >= note["size"] and shown["colour"] == note["colour"]  # as secondary as a note
+    assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
