@@ -191,6 +191,9 @@ def test_the_matrix_and_best_figures_are_per_method_and_lists_say_each_rows(proj
     )
     assert f"LoRA 1 {fmt.usd(3.85 / (1800 * 3600) * 1e6)} {fmt.percent(4 * n * 1800 / 989e12)}" in models
 
+    # The model's page says which N its MFUs count.
+    model_page = " ".join(" ".join(parse(result.html("models/llama-3.1-70b/")).text).split())
+    assert f"MFU counts N = {fmt.number(n)} of them, without the input embedding." in model_page
     # A recipe's other recipes are of its own method: the LoRA run is no pre-training run's alternative.
     page = result.html("recipes/llama-3.1-70b/h100/pretrain/")
     assert "llama-3.1-70b/h100/lora" not in page and "Other recipes for this model" not in page
