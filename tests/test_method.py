@@ -191,6 +191,11 @@ def test_the_matrix_and_best_figures_are_per_method_and_lists_say_each_rows(proj
     )
     assert f"LoRA 1 {fmt.usd(3.85 / (1800 * 3600) * 1e6)} {fmt.percent(4 * n * 1800 / 989e12)}" in models
 
+    # Lists of recipes of several methods say each one's: Recently added, the feed.
+    assert re.search(r"llama-3.1-70b/h100/lora</a>: Llama 3.1 70B on 16 × H100, LoRA, measured", home)
+    assert "llama-3.1-70b/h200/unsaid</a>: Llama 3.1 70B on 16 × H200, method not stated, measured" in home
+    feed = (result.site / "feed.xml").read_text(encoding="utf-8")
+    assert "<summary>LoRA: 1,800 tokens/s per GPU" in feed and "<summary>pre-training: 900 tokens/s" in feed
     # The model's page says which N its MFUs count.
     model_page = " ".join(" ".join(parse(result.html("models/llama-3.1-70b/")).text).split())
     assert f"MFU counts N = {fmt.number(n)} of them, without the input embedding." in model_page

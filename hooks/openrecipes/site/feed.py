@@ -78,8 +78,9 @@ def entry_xml_text(entry: Entry, url: str, base: str) -> str:
         price += f" at the price basis ({derived.basis.instance.key})"
     mfu = facts.BY_KEY["mfu"].text(entry)
     correctness = f", correctness {f.correctness.result}" if f.correctness else ""
+    method = describe.method_name(derived.method) if derived.method else "method not stated"
     summary = (
-        f"{fmt.as_written(f.result.tokens_per_s_per_gpu)} tokens/s per GPU, {price}, "
+        f"{method}: {fmt.as_written(f.result.tokens_per_s_per_gpu)} tokens/s per GPU, {price}, "
         f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
     )
     item = ElementTree.Element("entry")
