@@ -292,6 +292,14 @@ def test_the_page_exports_and_terminal_show_every_kind_and_mark_the_derived(
     cell = re.search(r'<td class="or-num" data-key="tokens"[^>]*data-value="([^"]*)">([^<]*)</td>', row)
     assert cell is not None and cell.groups() == ("900.0", "900")
 
+    # It is the cheaper of the two, yet comes after the measured one, and its price cell says it does not
+    # rank by price (table.js reads data-derived, and the rows it loads list it as derived).
+    assert home.index(f'<tr data-recipe="{MEASURED_ID}"') < home.index(f'<tr data-recipe="{DERIVED_ID}"')
+    row = home[home.index(f'<tr data-recipe="{DERIVED_ID}"') :]
+    assert re.search(r'<td class="or-num" data-key="usd"[^>]* data-derived>', row[: row.index("</tr>")])
+    data = json.loads((built.site / "assets/catalogue-rows.json").read_text())
+    assert [data["id"][index] for index in data["derived"]] == [DERIVED_ID]
+
     # CSV and JSON.
     rows_csv = {r["id"]: r for r in csv.DictReader(io.StringIO((built.site / "api/recipes.csv").read_text()))}
     assert rows_csv[DERIVED_ID]["tokens_per_s_per_gpu_derived_from"] == "BF16 MFU 41%"

@@ -86,6 +86,7 @@
       if (column.cell === "price") {
         row.gpu = cell.getAttribute("data-gpu") || "";
         row.tokens = Number(cell.getAttribute("data-tokens-per-s"));
+        row.derived = cell.hasAttribute("data-derived");
       } else {
         row.texts[key] = cell.textContent.trim();
       }
@@ -107,6 +108,7 @@
     const count = data.count;
     const urls = data.url.list || data.id.map((id) => `${data.url.prefix}${id}${data.url.suffix}`);
     const facets = FILTERS.map((filter) => [filter.name, expand(data.facets[filter.name], count)]);
+    const derived = new Set(data.derived || []); // rows whose throughput is derived from a publisher's figure
     const cols = [];
     for (const [key, column] of columns) {
       const source = data.columns[key];
@@ -122,7 +124,7 @@
     }
     return rowIndexes(data, group).map((i) => {
       const id = data.id[i];
-      const row = { id, tr: null, url: urls[i], tokens: data.tokens[i], texts: {}, values: {}, details: {}, facets: {} };
+      const row = { id, tr: null, url: urls[i], tokens: data.tokens[i], derived: derived.has(i), texts: {}, values: {}, details: {}, facets: {} };
       for (const [name, values] of facets) row.facets[name] = values[i] ?? "";
       for (const column of cols) {
         row.texts[column.key] = column.texts[i];
@@ -147,14 +149,15 @@
   /**
    * Column `key` as a number per row (indexed by row.index) that sorts as the column does: the
    * value itself when every value is a number, else its rank among the column's values; NaN for a
-   * missing value. A price column's values are `usd(row)`.
+   * missing value. A price column's values are `usd(row)`, NaN for a row whose throughput is derived
+   * from a publisher's figure: it never ranks as measured (loader.table_order_key).
    */
   function columnKeys(rows, key, column, usd) {
     const ranks = new Float64Array(rows.length);
     if (column && column.cell === "price") {
       rows.forEach((row, i) => {
         const value = usd(row);
-        ranks[i] = value === null ? NaN : value;
+        ranks[i] = value === null || row.derived ? NaN : value;
       });
     } else {
       const keys = rows.map((row) => valueKey(row.values[key], column ? column.numeric : false));
@@ -215,7 +218,7 @@
         );
       }
       if (column.cell === "price") {
-        return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens });
+        return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens, "data-derived": row.derived ? true : null });
       }
       return h("td", { ...common, class: column.numeric ? "or-num" : null }, text);
     });
@@ -595,7 +598,7 @@
       let priced = false;
       let marked = false;
       for (const row of shown) {
-        const unpriced = this.usd(row) === null;
+        const unpriced = this.usd(row) === null || row.derived; // neither ranks by price
         const first = byPrice && unpriced && priced && !marked;
         row.tr.classList.toggle("or-unranked-first", first);
         marked ||= first;

@@ -624,7 +624,16 @@ def id_collisions(recipes: Iterable[tuple[str, str]]) -> list[Problem]:
 def table_order_key(entry: Entry) -> tuple:
     """Cheapest first at the price basis of each recipe's GPU type (never at the instance its author
     rented: what a row costs the reader, not what it cost them); ties by higher MFU, then id.
-    Recipes that cannot be priced come last, as do those without an MFU. docs/assets/table.js
-    orders rows the same way at the reader's own basis."""
+    Recipes that cannot be priced come last, as do those without an MFU; so does a recipe whose
+    throughput is derived from a publisher's figure (`Derived.tokens_from`), by its id: it never ranks
+    as measured. docs/assets/table.js orders rows the same way at the reader's own basis."""
     price, mfu = entry.derived.usd_per_million_tokens, entry.derived.mfu
-    return (price is None, price or 0.0, mfu is None, -(mfu or 0.0), entry.recipe.id)
+    derived = getattr(entry.derived, "tokens_from", None) is not None
+    unranked = price is None or derived
+    return (
+        unranked,
+        0.0 if unranked else price,
+        mfu is None or derived,
+        0.0 if derived else -(mfu or 0.0),
+        entry.recipe.id,
+    )

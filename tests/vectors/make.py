@@ -271,6 +271,9 @@ def _rows() -> list[dict[str, Any]]:
         {"id": "m/h200/a", "gpu": "H200", "tokens": 1174.5762711864406, "mfu": 0.2},
         {"id": "m/h200/b", "gpu": "H200", "tokens": 1174.576271186441, "mfu": 0.1},
         {"id": "m/b200/a", "gpu": "B200", "tokens": 60000.0, "mfu": 0.05},
+        # Throughputs derived from a publisher's figure: never ranked, the cheapest and an unpriced one.
+        {"id": "m/h100/derived", "gpu": "H100", "tokens": 90000.0, "mfu": 0.6, "derived": True},
+        {"id": "m/mi300x/derived", "gpu": "MI300X", "tokens": 900.0, "mfu": 0.3, "derived": True},
     ]
     for index in range(40):
         gpu = rng.choice(GPUS)
@@ -292,7 +295,8 @@ def _order(rows: list[dict[str, Any]], preset: str, own: dict[str, float]) -> li
     def entry(row: dict[str, Any]) -> Any:
         price = _basis_price(preset, own, row["gpu"])
         usd = pricebasis.usd_per_million_tokens(price, row["tokens"]) if price is not None else None
-        derived = SimpleNamespace(usd_per_million_tokens=usd, mfu=row["mfu"])
+        source = object() if row.get("derived") else None  # Derived.tokens_from
+        derived = SimpleNamespace(usd_per_million_tokens=usd, mfu=row["mfu"], tokens_from=source)
         return SimpleNamespace(derived=derived, recipe=SimpleNamespace(id=row["id"]))
 
     return [row["id"] for row in sorted(rows, key=lambda row: loader.table_order_key(entry(row)))]
@@ -306,8 +310,10 @@ def order_vectors() -> dict[str, Any]:
     for row in rows:
         price = _basis_price(pricebasis.DEFAULT.key, {}, row["gpu"])
         usd = pricebasis.usd_per_million_tokens(price, row["tokens"]) if price is not None else None
-        values = {"usd": markup.html_text(usd), "mfu": markup.html_text(row["mfu"])}
-        table_rows.append({"id": row["id"], "gpu": row["gpu"], "tokens": row["tokens"], "values": values})
+        # A derived throughput's MFU has no sort value (facts.Fact.ranked), and its price cell data-derived.
+        values = {"usd": markup.html_text(usd), "mfu": markup.html_text(None if row.get("derived") else row["mfu"])}
+        table_row = {"id": row["id"], "gpu": row["gpu"], "tokens": row["tokens"], "values": values}
+        table_rows.append({**table_row, "derived": True} if row.get("derived") else table_row)
     orders = []
     for preset, own in BASES:
         query = [("basis", preset)] if preset != pricebasis.DEFAULT.key else []

@@ -271,6 +271,8 @@ def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dic
         "id": ids,
         "url": {"prefix": prefix, "suffix": suffix} if same_shape else {"list": urls},
         "tokens": [entry.recipe.fields.result.tokens_per_s_per_gpu for entry in entries],
+        # The rows whose throughput is derived from a publisher's figure: never ranked by price.
+        "derived": [index for index, entry in enumerate(entries) if not facts.measured_throughput(entry)],
         "columns": columns,
         "facets": {fact.key: _column([fact.facet_text(entry) for entry in entries]) for fact in facts.FACETS},
         # The model's and the GPU type's page of each row (their slugs): a group page keeps its own.
