@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from .. import flops, fmt
 from ..reading import records
 from ..reading.reference import PEAK_COLUMN
-from . import pricebasis
+from . import pricebasis, publisher
 from .figures import (
     EPSILON,
     GPU_HOURS_SLACK,
@@ -603,28 +603,83 @@ def _first_published(ctx: Context) -> Iterator[Check]:
 
 @rule(
     "Publisher's figures",
-    "A figure the publisher states in their own convention (Megatron's model TFLOP/s, which counts attention) "
-    "agrees with ours in that convention to the precision the publisher prints (0.5%; 2.5% for releases that "
-    "round their throughput; 1% when no release is named); a published recipe may explain a difference in "
-    "`disagreements`.",
+    "A figure the publisher states in their own convention (Megatron's model TFLOP/s, which counts attention; an "
+    "MFU or HFU over the peak it names) agrees with ours in that convention to the precision the publisher prints "
+    "(TFLOP/s: 0.5%; 2.5% for releases that round their throughput; 1% when no release is named; a utilisation: "
+    "half a unit of its last printed digit, 41% ± 0.5 points); an MFU the recipe's throughput cannot give is "
+    "checked against the publisher's TFLOP/s in the same convention over the same peak; a published recipe may "
+    "explain a difference in `disagreements`.",
 )
 def _publisher(ctx: Context) -> Iterator[Check]:
     for index, figure in enumerate(ctx.publisher_figures):
         if figure.recomputed is None:
             continue
-        difference = figure.stated / figure.recomputed - 1
-        sign = "+" if difference >= 0 else "−"
+        if figure.utilisation:
+            difference = figure.stated - figure.recomputed
+            sign = "+" if difference >= 0 else "−"
+            places = fmt.decimals(figure.stated) + 1
+            points = fmt.number(abs(difference), places)
+            recomputed = f"{fmt.number(figure.recomputed, places)}% ({sign}{points} points)"
+            tolerance = f"±{fmt.as_written(round(figure.tolerance, places + 1))} points"
+            passed = abs(difference) <= figure.tolerance + EPSILON
+            stated = f"{figure.name} {fmt.as_written(figure.stated)}%"
+        else:
+            difference = figure.stated / figure.recomputed - 1
+            sign = "+" if difference >= 0 else "−"
+            recomputed = f"{fmt.number(figure.recomputed, 1)} ({sign}{fmt.percent(abs(difference), 2)})"
+            tolerance = f"±{fmt.percent(figure.tolerance, 1)}"
+            passed = abs(difference) <= figure.tolerance + EPSILON
+            stated = f"{figure.name} {fmt.as_written(figure.stated)}"
         yield Check(
             name="Publisher's figures",
             field=("result", "publisher_figures", index, "value"),
-            stated=f"{figure.name} {fmt.as_written(figure.stated)}",
-            recomputed=f"{fmt.number(figure.recomputed, 1)} ({sign}{fmt.percent(abs(difference), 2)})",
-            tolerance=f"±{fmt.percent(figure.tolerance, 1)}",
-            formula=f"{figure.convention} model FLOPs per token × tokens/s per GPU (flops.py)",
-            passed=abs(difference) <= figure.tolerance + EPSILON,
+            stated=stated,
+            recomputed=recomputed,
+            tolerance=tolerance,
+            formula=figure.formula or f"{figure.convention} model FLOPs per token × tokens/s per GPU (flops.py)",
+            passed=passed,
             hint="If the publisher counts differently (a formula of their own for this method), say why in "
-            "`disagreements`.",
+            "`disagreements`, or record the figure with convention `other` and say what it counts in its note.",
         )
+
+
+@rule(
+    "Derived throughput",
+    "A tokens/s per GPU derived from a publisher's figure (`result.tokens_per_s_per_gpu_from`) is within "
+    f"{publisher.DERIVED_TOLERANCE:.1%} of that figure's FLOP/s per GPU (a TFLOP/s, or an MFU or HFU × the peak it "
+    "names) ÷ the FLOPs per token of its convention (or those the recipe states); a derivation that cannot be "
+    "recomputed fails.",
+)
+def _derived_throughput(ctx: Context) -> Iterator[Check]:
+    derived = ctx.tokens_from
+    if derived is None:
+        return
+    stated = f"{fmt.as_written(derived.stated)} tokens/s per GPU"
+    if derived.recomputed is None:
+        yield Check(
+            name="Derived throughput",
+            field=("result", "tokens_per_s_per_gpu_from", "figure" if derived.index is None else "flops_per_token"),
+            stated=f"{stated} from {derived.figure}",
+            recomputed="none",
+            tolerance=f"±{fmt.percent(publisher.DERIVED_TOLERANCE, 1)}",
+            formula=derived.formula,
+            passed=False,
+            hint="Name a figure of result.publisher_figures, and give the FLOPs per token where its convention has "
+            "no formula here.",
+        )
+        return
+    difference = derived.stated / derived.recomputed - 1
+    sign = "+" if difference >= 0 else "−"
+    yield Check(
+        name="Derived throughput",
+        field=("result", "tokens_per_s_per_gpu"),
+        stated=f"{stated} from {derived.label}",
+        recomputed=f"{fmt.number(derived.recomputed, 1)} ({sign}{fmt.percent(abs(difference), 2)})",
+        tolerance=f"±{fmt.percent(publisher.DERIVED_TOLERANCE, 1)}",
+        formula=derived.formula,
+        passed=abs(difference) <= publisher.DERIVED_TOLERANCE + EPSILON,
+        hint="The throughput must be what the figure it is derived from gives; correct whichever is wrong.",
+    )
 
 
 LAUNCH_VALUES: tuple[tuple[str, tuple[str, ...], str], ...] = (
