@@ -89,6 +89,11 @@ INPUTS = {
         "your cluster's shared storage",
     ),
     "<path/to/model>": ("The prepared model checkpoint, on a path every node can read.", "the implementation's README"),
+    "<docker/registry>": (
+        "A registry you can push to and the cluster can pull from, for the image built from the implementation's "
+        "Dockerfile.",
+        "your container registry",
+    ),
     "DGXNNODES": ("Nodes the job takes; the configuration exports it.", "the configuration file"),
     "WALLTIME": ("The job's time limit; the configuration exports it.", "the configuration file"),
 }
@@ -712,7 +717,7 @@ def _launch(
     # The README may name another system's configuration (one README for several): source the one this result ran.
     lines = []
     for line in command.splitlines():
-        found = re.match(r"(\s*source\s+)(\S*config_[A-Za-z0-9_.+-]+?\.sh)(.*)$", line)
+        found = re.match(r"(\s*source\s+)(\S*config_(?:[A-Za-z0-9_.+-]|<[^<>\s]+>)+?\.sh)(.*)$", line)
         if (
             found
             and found.group(2).rsplit("/", 1)[-1] != config.name
@@ -789,6 +794,14 @@ def _launch(
     if sets:
         launch["sets"] = sets
     launch["inputs"] = _inputs(command, env)
+    paths = sorted(set(re.findall(r"<(/[^<>\s]+)>", command)))
+    if paths:
+        # The schema's input names cannot start with /: said here, so the reader fills them in all the same.
+        notes.append(
+            "The command also holds paths to fill in, as the README writes them: "
+            + ", ".join(f"<{path}>" for path in paths)
+            + "."
+        )
     if expressions:
         notes.append(
             "Set by the configuration as shell expressions, evaluated when it is sourced and so left out of env: "
