@@ -115,3 +115,19 @@ def test_compare_says_each_recipes_method(methods_page: Any, methods_site: Site)
         "[data-or-compare-figures] tr[data-metric='Method'] td", "cells => cells.map(c => c.innerText.trim())"
     )
     assert cells == ["pre-training", "LoRA"]
+
+
+def test_a_cells_count_opens_the_models_page_at_that_method(methods_page: Any, methods_site: Site) -> None:
+    methods_page.goto(methods_site.page_url())
+    methods_page.click("label[for='or-method-lora']")
+    methods_page.click("[data-or-matrix][data-method='LoRA'] .or-matrix__all")
+    methods_page.wait_for_url(lambda url: "models/llama-3.1-70b/" in url and "method=LoRA" in url)
+    methods_page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-or-catalogue] tbody tr[data-recipe]')]"
+        ".filter(r => !r.hidden && r.offsetParent !== null).length === 1"
+    )
+    visible = methods_page.eval_on_selector_all(
+        "[data-or-catalogue] tbody tr[data-recipe]",
+        "rows => rows.filter(r => !r.hidden && r.offsetParent !== null).map(r => r.dataset.recipe)",
+    )
+    assert visible == ["llama-3.1-70b/h100/lora"]
