@@ -46,23 +46,55 @@ def _age(days: int) -> str:
     return f"{fmt.plural(days, 'day')} (over {days // 365} years)"
 
 
+def _price_flags(fields: Any, derived: Any) -> list[Flag]:
+    """A price sourced long before the measurement, named for the figures that use it: the price
+    basis for the $ / 1M tokens the page shows and ranks by, the recipe's own instance for its
+    $ / 1M at that instance and its run cost. (The seed's warning once blamed its own instance,
+    AWS, for a $ / 1M that was at the basis, Nebius.)"""
+    measured = fields.result.measured if fields.result is not None else None
+    if measured is None:
+        return []
+    basis = derived.basis.instance if derived.basis is not None else None
+    own = derived.instance
+    found = []
+    if own is not None and (measured - own.sourced.as_of).days > PRICE_AGE_DAYS:
+        days = (measured - own.sourced.as_of).days
+        at_basis = (
+            f"The $ / 1M tokens above is at the price basis ({basis.key}, as of {basis.sourced.as_of.isoformat()}), "
+            "not at this price."
+            if basis is not None
+            else "The $ / 1M tokens above is not at this price either: the GPU type has no price in the basis."
+        )
+        found.append(
+            Flag(
+                "price-age",
+                f"Its own instance's price is {_age(days)} older than the measurement",
+                f"The $ / 1M at its own instance and the run cost use {own.key}'s on-demand price as of "
+                f"{own.sourced.as_of.isoformat()}, {fmt.plural(days, 'day')} before the run was measured "
+                f"({measured.isoformat()}); cloud prices change within months, so they may not be what the run "
+                f"cost then. {at_basis}",
+            )
+        )
+    if basis is not None and (measured - basis.sourced.as_of).days > PRICE_AGE_DAYS:
+        days = (measured - basis.sourced.as_of).days
+        also = "" if own is not None else " and so does the run cost (the recipe names no instance of its own)"
+        found.append(
+            Flag(
+                "basis-age",
+                f"The price basis is {_age(days)} older than the measurement",
+                f"The $ / 1M tokens uses the price basis, {basis.key}'s on-demand price as of "
+                f"{basis.sourced.as_of.isoformat()}, {fmt.plural(days, 'day')} before the run was measured "
+                f"({measured.isoformat()}){also}; cloud prices change within months, so it may not be what a "
+                "GPU-hour cost then. Set the price you pay to recompute it.",
+            )
+        )
+    return found
+
+
 def recipe(fields: Any, derived: Any, on: dt.date | None = None) -> tuple[Flag, ...]:
     """The flags of one recipe on the build date `on` (today's build date unless given)."""
     on = on or today()
-    flags = []
-    age = derived.price_age_days
-    if age is not None and age > PRICE_AGE_DAYS and derived.price is not None:
-        instance = derived.price.instance
-        flags.append(
-            Flag(
-                "price-age",
-                f"The price is {_age(age)} older than the measurement",
-                f"The $ / 1M tokens uses {instance.key}'s on-demand price as of "
-                f"{instance.sourced.as_of.isoformat()}, {fmt.plural(age, 'day')} before the run was measured "
-                f"({fields.result.measured.isoformat()}); cloud prices change within months, so it may not be "
-                f"what the run cost then. Set the price you pay to recompute it.",
-            )
-        )
+    flags = _price_flags(fields, derived)
     dated = describe.dated(fields)
     if dated is not None and (on - dated).days > STACK_AGE_DAYS:
         # Said without the build's date or a count of days to it: a page built from the same
