@@ -333,3 +333,29 @@ def test_a_derived_throughput_is_never_the_best_beside_a_measured_one(project: P
     assert entries[DERIVED_ID].recipe.fields.result.tokens_per_s_per_gpu > TOKENS
     best = min(entries.values(), key=pages.fastest_first)
     assert best.recipe.id == MEASURED_ID
+
+
+def test_a_derived_throughput_is_marked_on_the_cost_chart_and_never_on_its_frontier(project: Project) -> None:
+    """It would be the frontier's fastest and cheapest H100 point; it is drawn, marked, and left off."""
+    from openrecipes.site import charts
+
+    project.add_synthetic("llama-3.1-70b/h100/a", model=MODEL, tokens_per_s=TOKENS)
+    project.add_synthetic("llama-3.1-70b/h100/c", model=MODEL, tokens_per_s=600.0)
+    project.add_synthetic(
+        "llama-3.1-70b/h200/d", model=MODEL, gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=1000.0
+    )
+    derived(project)
+    catalogue = load_catalogue(project.root)
+    assert catalogue.problems == (), catalogue.problems
+    built = {
+        kind: json.loads(make()) for kind, make in charts.charts_for(catalogue.entries, lambda e: e.recipe.id).items()
+    }
+    figure = built["cost"]["panels"][0]["figure"]
+    custom = {c[0]: c for trace in figure["data"] if trace["meta"]["role"] == "points" for c in trace["customdata"]}
+    assert custom[DERIVED_ID][5:] == ["derived"]
+    assert all(len(c) == 5 for recipe_id, c in custom.items() if recipe_id != DERIVED_ID)
+    tokens = custom[DERIVED_ID][2]
+    assert f"{fmt.as_written(tokens)} tokens/s per GPU (derived) · " in custom[DERIVED_ID][4]
+    frontier = next(trace for trace in figure["data"] if trace["meta"]["role"] == "pareto")
+    assert tokens not in frontier["x"]
+    assert frontier["x"] == [TOKENS, 1000.0]  # the measured H100 and H200 runs

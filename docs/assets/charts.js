@@ -204,6 +204,7 @@
   function price(figure, rate) {
     const data = figure.data;
     const xy = [];
+    const ranked = []; // the points the frontier is drawn through: not those whose throughput is derived
     const unpriced = new Map();
     const gpus = new Set();
     const symbols = new Set();
@@ -213,13 +214,14 @@
       trace.y = [];
       trace.text = [];
       custom.forEach((point, i) => {
-        const [, gpu, tokens, built] = Array.isArray(point) ? point : [];
+        const [, gpu, tokens, built, , derived] = Array.isArray(point) ? point : [];
         const usdPerGpuHour = rate ? rate(gpu) : built;
         if (isPrice(usdPerGpuHour) && isPrice(tokens)) {
           const y = usdPerMillion(usdPerGpuHour, tokens);
           trace.y.push(y);
           trace.text.push(`<br>${priceText(usdPerGpuHour, tokens)}`);
           xy.push([tokens, y]);
+          if (derived !== "derived") ranked.push([tokens, y]);
           gpus.add(gpu);
           symbols.add(Array.isArray(symbol) ? symbol[i] : symbol);
         } else {
@@ -229,12 +231,12 @@
         }
       });
     }
-    const front = paretoFront(xy);
+    const front = paretoFront(ranked);
     for (const trace of data) {
       if (role(trace) === "pareto") {
         const shown = front.length >= 2;
-        trace.x = shown ? front.map((i) => xy[i][0]) : [];
-        trace.y = shown ? front.map((i) => xy[i][1]) : [];
+        trace.x = shown ? front.map((i) => ranked[i][0]) : [];
+        trace.y = shown ? front.map((i) => ranked[i][1]) : [];
         trace.showlegend = shown;
       } else if (role(trace) === "key-gpu") {
         trace.showlegend = gpus.has(trace.meta.gpu);

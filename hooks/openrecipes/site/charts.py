@@ -130,6 +130,8 @@ class Point:
     """Hover text without the price, escaped for Plotly."""
     colour: str = UNKNOWN_GPU_COLOUR
     """Its GPU type's colour (`gpu_colour`)."""
+    derived: bool = False
+    """Its throughput is derived from a publisher's figure: drawn, marked, never on the frontier."""
 
 
 def _point(entry: Entry, url_of: UrlOf) -> Point | None:
@@ -152,9 +154,10 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
         else f"{f.model} · {'method ' if entry.derived.method is None else ''}{method}"
     )
     # Short lines: a tooltip wider than a phone is cut off.
+    derived = entry.derived.tokens_from is not None
     lines = [
         describe.title(entry.recipe),
-        f"{fmt.as_written(tokens)} tokens/s per GPU · "
+        f"{fmt.as_written(tokens)} tokens/s per GPU{' (derived)' if derived else ''} · "
         + (f"MFU {fmt.percent(own)} {peak}" if own is not None else "no MFU"),
         f"{precision or 'precision not published'} · {method} · {f.status}",
     ]
@@ -162,7 +165,7 @@ def _point(entry: Entry, url_of: UrlOf) -> Point | None:
     basis = entry.derived.basis  # every $ / 1M is at the price basis, as the table ranks them
     usd = basis.usd_per_gpu_hour if basis else None
     colour = gpu_colour(entry.derived.gpu)
-    return Point(entry, url_of(entry), series, gpu, precision, tokens, usd, mfu, head, colour)
+    return Point(entry, url_of(entry), series, gpu, precision, tokens, usd, mfu, head, colour, derived)
 
 
 def escape(text: str) -> str:
@@ -343,7 +346,11 @@ def _gpu_traces(
             "name": escape(gpu),
             "x": [x(p) for p in group],
             "y": [y(p) for p in group],
-            "customdata": [[p.url, p.gpu, p.tokens, p.usd_per_gpu_hour, p.head] for p in group],
+            # A sixth value, "derived", marks a point charts.js leaves off the frontier.
+            "customdata": [
+                [p.url, p.gpu, p.tokens, p.usd_per_gpu_hour, p.head, *(("derived",) if p.derived else ())]
+                for p in group
+            ],
         }
         if text is not None:
             trace["text"] = [text(p) for p in group]
@@ -374,16 +381,19 @@ def cost_panel(model: str, points: Sequence[Point]) -> dict[str, Any]:
         hovertemplate=HOVER_WITH_PRICE,
         size=MARKER_SIZE,
     )
-    xy = [(p.tokens, usd_per_million_tokens(p.usd_per_gpu_hour, p.tokens)) for p in priced if p.usd_per_gpu_hour]
-    front = pareto_front(xy)
+    drawn_points = [p for p in priced if p.usd_per_gpu_hour]
+    xy = [(p.tokens, usd_per_million_tokens(p.usd_per_gpu_hour, p.tokens)) for p in drawn_points]
+    # A throughput derived from a publisher's figure never ranks as measured: not on the frontier.
+    ranked = [point for point, p in zip(xy, drawn_points, strict=True) if not p.derived]
+    front = [ranked[i] for i in pareto_front(ranked)]
     drawn = len(front) >= 2
     data.append(
         {
             "type": "scatter",
             "mode": "lines",
             "name": "Pareto frontier",
-            "x": [xy[i][0] for i in front] if drawn else [],
-            "y": [xy[i][1] for i in front] if drawn else [],
+            "x": [x for x, _ in front] if drawn else [],
+            "y": [y for _, y in front] if drawn else [],
             "line": {"dash": "dot", "shape": "hv", "width": 1.5},
             "hoverinfo": "skip",
             "showlegend": drawn,
