@@ -35,6 +35,7 @@ AMD_RESULTS = "AMD/results/MI325X_EPYC_9575F_pytorch/llama2_70b_lora"
 AMD_ID = "llama-2-70b/mi325x/mlperf-5.0-amd-mi325x_epyc_9575f_pytorch"
 NVIDIA_RESULTS = "NVIDIA/results/eos_ngc24.04_nemo/llama2_70b_lora"
 NVIDIA_ID = "llama-2-70b/h100/mlperf-4.0-nvidia-eos_ngc24.04_nemo"
+HOSTILE = "<img src=x onerror=alert(1)> QuantaGrid"
 
 
 def scratch(tmp_path: Path, name: str, folder: Path) -> Path:
@@ -303,7 +304,14 @@ def test_the_command_imports_then_check_passes_and_fails_when_a_log_changes(
 
 @pytest.mark.site
 def test_imported_results_build_pages_with_time_and_cost_to_train(project: Project, tmp_path: Path) -> None:
-    made = imported(scratch(tmp_path, "v5.0", V50), "5.0")
+    # the submitter's text is a stranger's: a system name holding markup reaches the page as text
+    repo = scratch(tmp_path, "v5.0", V50)
+    system = repo / "AMD/systems/MI325X_EPYC_9575F_pytorch.json"
+    system.write_text(
+        system.read_text(encoding="utf-8").replace('"QuantaGrid D74A-7U"', f'"{HOSTILE}"'), encoding="utf-8"
+    )
+    git(repo, "commit", "-q", "-am", "a hostile system name")
+    made = imported(repo, "5.0")
     schema = yaml.safe_load((project.root / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
     from openrecipes.importers import sync
 
@@ -327,8 +335,10 @@ def test_imported_results_build_pages_with_time_and_cost_to_train(project: Proje
         "Benchmark MLPerf Training v5.0, llama2_70b_lora, closed division, available (Available on-premise)",
         f"Time to train {trained.minutes:g} minutes to eval loss 0.925 (mean of the 8 runs left of 10",
         "source config_MI325X_1x8x1.sh",
+        f"System {HOSTILE}",
     ):
         assert expected in text, expected
+    assert "<img" not in result.html(f"recipes/{AMD_ID}/")
     csv = (project.site / "api" / "recipes.csv").read_text(encoding="utf-8").split("\n")
     header = csv[0].split(",")
     row = next(line for line in csv if AMD_ID in line).split(",")
