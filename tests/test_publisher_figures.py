@@ -296,7 +296,7 @@ def test_the_page_exports_and_terminal_show_every_kind_and_mark_the_derived(
     # rank by price (table.js reads data-derived, and the rows it loads list it as derived).
     assert home.index(f'<tr data-recipe="{MEASURED_ID}"') < home.index(f'<tr data-recipe="{DERIVED_ID}"')
     row = home[home.index(f'<tr data-recipe="{DERIVED_ID}"') :]
-    assert re.search(r'<td class="or-num" data-key="usd"[^>]* data-derived>', row[: row.index("</tr>")])
+    assert re.search(r'<td class="or-num" data-key="usd"[^>]* data-derived[ >]', row[: row.index("</tr>")])
     data = json.loads((built.site / "assets/catalogue-rows.json").read_text())
     assert [data["id"][index] for index in data["derived"]] == [DERIVED_ID]
 
@@ -359,3 +359,32 @@ def test_a_derived_throughput_is_marked_on_the_cost_chart_and_never_on_its_front
     frontier = next(trace for trace in figure["data"] if trace["meta"]["role"] == "pareto")
     assert tokens not in frontier["x"]
     assert frontier["x"] == [TOKENS, 1000.0]  # the measured H100 and H200 runs
+
+
+def test_the_compare_page_reads_whether_a_throughput_is_derived() -> None:
+    """compare.js writes each figure's qualifier after it and no difference between two that differ:
+    the tokens/s figure's is the record's derived.tokens_per_s_per_gpu_qualifier ("(derived)" or null)."""
+    from openrecipes.site import facts
+
+    tokens = next(figure for figure in facts.figure_config() if figure["key"] == "tokens")
+    assert tokens["qualifier"] == "derived.tokens_per_s_per_gpu_qualifier"
+
+
+@pytest.mark.site
+def test_hostile_text_in_a_figure_and_its_derivation_is_text(project: Project) -> None:
+    hostile = '<img src=x onerror="alert(1)"> **bold** [link](javascript:alert(1))'
+
+    def edit(data: dict[str, Any]) -> None:
+        figure = data["result"]["publisher_figures"][0]
+        figure["name"] = f"MFU {hostile}"
+        figure["note"] = hostile
+        data["result"]["tokens_per_s_per_gpu_from"] = {"figure": figure["name"], "how": hostile}
+
+    derived(project, edit)
+    built = project.build()
+    assert built.ok, built.errors()
+    page = built.html(f"recipes/{DERIVED_ID}/")
+    assert "<img src=x" not in page and 'onerror="alert' not in page and 'href="javascript:' not in page
+    assert "<strong>bold</strong>" not in page
+    text = " ".join(" ".join(parse(page).text).split())
+    assert f"derived from the publisher's MFU {hostile} 41%, not measured: {hostile}" in text
