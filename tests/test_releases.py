@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -224,6 +225,13 @@ def test_the_recipe_page_and_exports_show_the_first_published_date(built: BuildR
     assert rows[SUCCESSOR]["first_published"] == "2026-05-16"
     seed = next(row for row in rows.values() if row["id"] not in (STALE, SUCCESSOR))
     assert seed["first_published"] == "" and seed["first_published_commit"] == ""
+    record = json.loads((built.site / f"api/recipes/{STALE}.json").read_text(encoding="utf-8"))
+    assert record["fields"]["source"]["first_published"] == {
+        "date": "2025-12-04",
+        "commit": FIRST_25_11,
+        "url": f"{UPSTREAM}/{FIRST_25_11}/docs/performance-summary.md#L81",
+    }
+    assert record["fields"]["deprecation"]["superseded_by"] == SUCCESSOR
     # The feed dates a published row by its first appearance, not by its file's last change.
     feed = ElementTree.fromstring((built.site / "feed.xml").read_bytes())
     atom = "{http://www.w3.org/2005/Atom}"
