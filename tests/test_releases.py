@@ -12,6 +12,7 @@ import csv
 import datetime as dt
 import io
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -180,6 +181,21 @@ def test_a_version_that_cannot_be_read_is_named_in_the_recipe(tmp_path: Path) ->
     # A 26.12 row the draft's archive printed was read there: the archive page of that commit was readable.
     older = next(planned.data for planned in made.recipes if planned.id.endswith("mb-27.02-fp8-64gpu"))
     assert older["source"]["first_published"]["commit"] == fixed
+
+
+def test_a_shallow_clone_is_refused_rather_than_dated_by_its_cut(
+    capsys: pytest.CaptureFixture[str], project: Project, tmp_path: Path
+) -> None:
+    repo = new_repo(tmp_path, "megatron-bridge")
+    files = fixture_files(FIXTURES / "megatron-bridge")
+    commit(repo, files, "first", "2099-01-05T00:00:00Z")
+    commit(repo, {"docs/releases/notes.md": "later\n"}, "second", "2099-01-06T00:00:00Z")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True)
+    code, out, err = run(capsys, "--root", project.root, *_import_args(shallow, "megatron-bridge"), "--check")
+    assert (code, out) == (2, "")
+    assert "a shallow clone; first-published dates need the whole history of docs/performance-summary.md" in err
+    assert "Traceback" not in err
 
 
 def test_torchtitan_rows_carry_the_commit_that_first_published_them(tt_repo: tuple[Path, str, str, str]) -> None:  # noqa: F811

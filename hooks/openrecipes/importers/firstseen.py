@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
+from ..reading.gitrev import GitError
 from .gitsource import GitSource
 
 
@@ -61,8 +62,14 @@ def walk(source: GitSource, paths: tuple[str, ...], rows: Rows, errors: tuple[ty
     """Every row of `paths` across their history up to the source's commit, by first appearance.
 
     `errors` are what `rows` raises on a version it cannot read: that version is recorded as
-    unread, and the walk goes on.
+    unread, and the walk goes on. A shallow clone is refused (GitError): its history is cut.
     """
+    if source.is_shallow():
+        # The oldest commit of a shallow clone would pass for every row's first publication.
+        raise GitError(
+            f"{source.repo}: a shallow clone; first-published dates need the whole history of "
+            f"{', '.join(paths)} (fetch it with `git fetch --unshallow`)"
+        )
     first: dict[Hashable, FirstSeen] = {}
     unread: list[Unread] = []
     order: dict[str, int] = {}

@@ -76,6 +76,10 @@ class GitSource:
         commit, date = out[-2], out[-1]  # oldest last
         return FileAtCommit(path, _show(self.repo, commit, path), commit, date)
 
+    def is_shallow(self) -> bool:
+        """Whether the clone lacks the history before some commit (`git clone --depth`)."""
+        return _git(self.repo, "rev-parse", "--is-shallow-repository").strip() == "true"
+
     def history(self, paths: tuple[str, ...]) -> list[tuple[str, str]]:
         """(commit, ISO committer date) of every commit that changed one of `paths`, as of the
         commit, oldest first (git's default history simplification: the changes that reach it)."""
