@@ -192,6 +192,9 @@ def figure(
     elif utilisation:
         recomputed = count * tokens / (peak * 1e12) * 100
         formula = f"({words}) × {fmt.as_written(tokens)} tokens/s ÷ {peak_words}"
+        # The throughput is printed too: a unit of its last digit (llm-foundry truncates its tokens/s)
+        # moves the recomputed figure by its share.
+        tolerance += recomputed * 10 ** -fmt.decimals(tokens) / tokens
     else:
         recomputed = count * tokens / 1e12
         formula = f"({words}) × {fmt.as_written(tokens)} tokens/s"

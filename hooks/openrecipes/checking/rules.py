@@ -606,7 +606,8 @@ def _first_published(ctx: Context) -> Iterator[Check]:
     "A figure the publisher states in their own convention (Megatron's model TFLOP/s, which counts attention; an "
     "MFU or HFU over the peak it names) agrees with ours in that convention to the precision the publisher prints "
     "(TFLOP/s: 0.5%; 2.5% for releases that round their throughput; 1% when no release is named; a utilisation: "
-    "half a unit of its last printed digit, 41% ± 0.5 points); an MFU the recipe's throughput cannot give is "
+    "half a unit of its last printed digit, 41% ± 0.5 points, and what a unit of the throughput's last digit moves "
+    "it by); an MFU the recipe's throughput cannot give is "
     "checked against the publisher's TFLOP/s in the same convention over the same peak; a published recipe may "
     "explain a difference in `disagreements`.",
 )
