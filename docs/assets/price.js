@@ -128,6 +128,13 @@
     return `${price.instance}, ${OR.usd(price.usd_per_gpu_hour)} per GPU-hour (${preset().label.toLowerCase()})`;
   }
 
+  /** Whose price a figure for `gpu` is at: the basis's provider, "your price", or null (no price). */
+  function provider(gpu) {
+    if (gpu in state.own) return "your price";
+    const price = preset().prices[gpu];
+    return price ? price.provider : null;
+  }
+
   function missing(gpu) {
     if (state.preset === DATA.default && !(gpu in state.own)) return OR.NO_PRICE; // what the build writes at the default basis
     return `no ${state.preset} price`;
@@ -185,6 +192,7 @@
     usdPerGpuHour,
     usdPerMillion,
     label,
+    provider,
     missing,
     showMissing,
     state: () => ({ preset: state.preset, own: { ...state.own } }),
@@ -344,6 +352,11 @@
         else element.textContent = value === null ? missing(gpu) : OR.usd(value);
         if (element.hasAttribute("data-value")) element.setAttribute("data-value", value === null ? "" : String(value));
         element.setAttribute("title", `At ${label(gpu)}`);
+        // A table cell names whose price it is at (the provider column says where the run ran).
+        if (element.tagName === "TD") {
+          if (provider(gpu)) element.setAttribute("data-price-provider", provider(gpu));
+          else element.removeAttribute("data-price-provider");
+        }
         element.classList.toggle("or-custom-price", custom);
         element.classList.toggle("or-unpriced", value === null);
         element.orUsd = value;

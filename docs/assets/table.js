@@ -218,7 +218,9 @@
         );
       }
       if (column.cell === "price") {
-        return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens, "data-derived": row.derived ? true : null });
+        // Whose price the figure is at, as the build writes it (the provider of the basis's instance).
+        const provider = OR.priceBasis && OR.priceBasis.loaded() ? OR.priceBasis.provider(row.gpu) : null;
+        return h("td", { ...common, class: "or-num", "data-usd-per-mtok": true, "data-gpu": row.gpu, "data-tokens-per-s": row.tokens, "data-derived": row.derived ? true : null, "data-price-provider": provider });
       }
       return h("td", { ...common, class: column.numeric ? "or-num" : null }, text);
     });
@@ -231,6 +233,9 @@
     else cell.textContent = OR.usd(usd);
     cell.setAttribute("data-value", usd === null ? "" : String(usd));
     cell.setAttribute("title", `At ${OR.priceBasis.label(gpu)}`);
+    const provider = OR.priceBasis.provider(gpu);
+    if (provider) cell.setAttribute("data-price-provider", provider);
+    else cell.removeAttribute("data-price-provider");
     cell.classList.toggle("or-custom-price", !OR.priceBasis.isDefault());
   }
 

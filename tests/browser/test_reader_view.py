@@ -19,7 +19,7 @@ from openrecipes.reading.reference import Reference
 from openrecipes_tools import chromium
 from openrecipes_tools.synthetic import recipe_data
 
-from .conftest import Site, Watch, project_served_at, watched_tab
+from .conftest import Site, Watch, forget_the_price_basis, project_served_at, watched_tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -99,6 +99,7 @@ def wide(site: Site, tmp_path_factory: pytest.TempPathFactory, reference: Refere
 def tab(browser_context: Any, wide: Site) -> Iterator[Any]:
     with watched_tab(browser_context, wide.url, Watch()) as opened:
         yield opened
+        forget_the_price_basis(opened)
 
 
 # What scrolls sideways or is cut off: the page, the matrix and what holds it up to its own box
@@ -180,3 +181,38 @@ def test_a_figure_not_published_is_a_note_in_its_box(tab: Any, wide: Site, schem
         assert shown["size"] < 0.8 * figure["size"] and shown["weight"] < figure["weight"]
         assert shown["size"] >= note["size"] and shown["colour"] == note["colour"]  # as secondary as a note
     assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+SEED = "qwen3.8-27b/h200/attune-tp4-pp2"  # ran on AWS (its own instance); its $ / 1M is at the basis, Nebius
+
+
+def provider_shown(tab: Any, recipe_id: str) -> tuple[str, str]:
+    """A row's provider cell and what its $ / 1M cell says about whose price it is at."""
+    row = tab.locator(f"[data-or-catalogue] tr[data-recipe='{recipe_id}']").first
+    ran = row.locator("td[data-key='provider']").text_content() or ""
+    at = row.locator("td[data-key='usd']").evaluate("td => getComputedStyle(td, '::after').content")
+    return ran, at
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_price_says_whose_price_it_is_beside_where_the_run_ran(tab: Any, wide: Site, scheme: str) -> None:
+    """The seed's row read "AWS · $1.05" while $1.05 is at Nebius's price (the basis)."""
+    tab.emulate_media(color_scheme=scheme)
+    tab.set_viewport_size(DESKTOP)
+    tab.goto(wide.url + "models/qwen3.8-27b/")
+    tab.wait_for_function("() => document.querySelector('[data-or-catalogue] td[data-key=usd]').title !== ''")
+    assert provider_shown(tab, SEED) == ("AWS", '"at Nebius"')
+    cell = tab.locator(f"tr[data-recipe='{SEED}'] td[data-key='usd']")
+    assert cell.get_attribute("data-price-provider") == "Nebius"
+    assert cell.evaluate("td => getComputedStyle(td, '::after').display") == "block"  # under the figure
+    # The reader's own price: the figure says so; a GPU type without a price names no one.
+    tab.goto(wide.url + "models/qwen3.8-27b/?H200=2.5")
+    tab.wait_for_function(
+        f"() => document.querySelector(\"tr[data-recipe='{SEED}'] td[data-key=usd]\").dataset.priceProvider"
+        " === 'your price'"
+    )
+    assert provider_shown(tab, SEED) == ("AWS", '"at your price"')
+    tab.goto(wide.url + "gpus/gb300/")
+    unpriced = tab.locator("[data-or-catalogue] td[data-key='usd']").first
+    tab.wait_for_function("() => document.querySelector('[data-or-catalogue] td[data-key=usd]').title !== ''")
+    assert unpriced.get_attribute("data-price-provider") is None

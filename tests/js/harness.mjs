@@ -104,6 +104,15 @@ export class FakeElement {
     this.attributes.set(name, String(value));
   }
 
+  removeAttribute(name) {
+    this.attributes.delete(name);
+  }
+
+  /** As the DOM spells an HTML element's tag: "TD". */
+  get tagName() {
+    return this.tag.toUpperCase();
+  }
+
   matches(selector) {
     if (!SIMPLE.test(selector)) throw new Error(`the fake document knows no selector ${selector}`);
     const parts = selector.match(/\[[^\]]+\]|\.[^.[]+/g);
