@@ -280,6 +280,9 @@ def test_the_page_exports_and_terminal_show_every_kind_and_mark_the_derived(
     text = " ".join(" ".join(parse(page).text).split())
     assert f"Tokens/s per GPU (derived) {fmt.as_written(tokens)}" in text
     assert "derived from the publisher's BF16 MFU 41%, not measured: 41% of the BF16 peak over 6 × N." in text, text
+    # The MFUs made from a derived throughput are derived too: on the page, in the table, in the JSON.
+    derived_mfu = fmt.percent(6 * _n(project) * tokens / (_peak(project) * 1e12))
+    assert f"MFU vs BF16 peak (derived) {derived_mfu}" in text
     rows = cells(page, "or-publisher")
     assert rows[0][2] == (
         "not recomputed: the recipe's tokens/s per GPU is derived from this figure, so it would only give it back; "
@@ -291,6 +294,9 @@ def test_the_page_exports_and_terminal_show_every_kind_and_mark_the_derived(
     row = home[home.index(f'<tr data-recipe="{DERIVED_ID}"') :]
     cell = re.search(r'<td class="or-num" data-key="tokens"[^>]*data-value="([^"]*)">([^<]*)</td>', row)
     assert cell is not None and cell.groups() == ("", f"{fmt.as_written(tokens)} (derived)")
+    for key, shown in (("mfu", f"{derived_mfu} vs BF16 peak (derived)"), ("mfu_bf16", f"{derived_mfu} (derived)")):
+        cell = re.search(rf'<td class="or-num" data-key="{key}"[^>]*data-value="([^"]*)">([^<]*)</td>', row)
+        assert cell is not None and cell.groups() == ("", shown), key
     row = home[home.index(f'<tr data-recipe="{MEASURED_ID}"') :]
     cell = re.search(r'<td class="or-num" data-key="tokens"[^>]*data-value="([^"]*)">([^<]*)</td>', row)
     assert cell is not None and cell.groups() == ("900.0", "900")
@@ -309,6 +315,7 @@ def test_the_page_exports_and_terminal_show_every_kind_and_mark_the_derived(
     assert rows_csv[MEASURED_ID]["tokens_per_s_per_gpu_derived_from"] == ""
     record = json.loads((built.site / f"api/recipes/{DERIVED_ID}.json").read_text())
     assert record["derived"]["tokens_per_s_per_gpu_qualifier"] == "(derived)"
+    assert record["derived"]["mfu_against"] == "vs BF16 peak (derived)"
     assert record["derived"]["tokens_per_s_per_gpu_from"]["figure"] == "BF16 MFU 41%"
     assert record["derived"]["publisher_figures"][0]["unit"] == "MFU %"
     record = json.loads((built.site / f"api/recipes/{MEASURED_ID}.json").read_text())

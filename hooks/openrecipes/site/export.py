@@ -86,7 +86,12 @@ def derived_json(derived: Derived) -> dict[str, Any]:
         "mfu": derived.mfu,
         # Which dense peak `mfu` is against, as the pages write it, and the one scale for every precision.
         "mfu_peak": derived.peak_column,
-        "mfu_against": describe.peak_name(derived.peak_column) if derived.peak_column else None,
+        # With "(derived)" after it when the throughput is derived from a publisher's figure.
+        "mfu_against": (
+            describe.peak_name(derived.peak_column) + (f" {facts.DERIVED}" if derived.tokens_from is not None else "")
+            if derived.peak_column
+            else None
+        ),
         "bf16_peak_tflops": derived.bf16_peak_tflops,
         "mfu_bf16": derived.mfu_bf16,
         # The training method (None: not stated) and the FLOPs per token counted for it (flops.py).

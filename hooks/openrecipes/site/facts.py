@@ -472,6 +472,13 @@ DERIVED = "(derived)"
 """Written after a throughput derived from a publisher's figure, and after its label."""
 
 
+def _derived_mark(entry: Entry, qualifier: str | None) -> str | None:
+    """A figure's qualifier, with "(derived)" after it when it is made from a derived throughput."""
+    if entry.derived.tokens_from is None:
+        return qualifier
+    return f"{qualifier} {DERIVED}" if qualifier else DERIVED
+
+
 def measured_throughput(entry: Entry) -> bool:
     """Whether the recipe's tokens/s per GPU is measured or published as such, not derived from a
     publisher's TFLOP/s, MFU or HFU: only those rank (the best, the cheapest, a table's order)."""
@@ -710,7 +717,7 @@ FACTS: tuple[Fact, ...] = (
         terminal="MFU",
         compare=Change("points", better=1, scale=100, places=1),
         alternative=True,
-        qualifier=_mfu_peak,
+        qualifier=lambda entry: _derived_mark(entry, _mfu_peak(entry)),
         qualifier_record="derived.mfu_against",
         ranked=measured_throughput,  # from a derived throughput: shown, never ranked
     ),
@@ -729,6 +736,8 @@ FACTS: tuple[Fact, ...] = (
         csv="mfu_vs_bf16_peak",
         omit_when=lambda entry: entry.derived.peak_column == "bf16",  # the MFU above is against it already
         ranked=measured_throughput,
+        qualifier=lambda entry: _derived_mark(entry, None),  # from a derived throughput, derived too
+        qualifier_record="derived.tokens_per_s_per_gpu_qualifier",
         terminal="MFU/BF16",
         compare=Change("points", better=1, scale=100, places=1),
         alternative=True,
