@@ -423,8 +423,9 @@ def _provider(entry: Entry) -> Any:
     return gpu.system if gpu.system else ABSENT
 
 
-DENSE = "does not apply: a dense model has no experts"
-"""What an expert-parallel degree a dense model's recipe leaves out is: not unpublished, absent."""
+DENSE = "does not apply (dense model)"
+"""What an expert-parallel degree a dense model's recipe leaves out is: not unpublished, but no degree
+at all, as a dense model has no experts."""
 
 
 def _experts_missing(entry: Entry) -> str:
