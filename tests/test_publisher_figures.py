@@ -214,8 +214,14 @@ def test_a_derived_throughput_that_disagrees_with_its_figure_fails_at_its_line(p
             "$.result.tokens_per_s_per_gpu_from",
             "how",
         ),
+        (
+            lambda data: data["result"]["publisher_figures"].append(dict(data["result"]["publisher_figures"][0])),
+            "$.result.tokens_per_s_per_gpu_from.figure",
+            "2 publisher figures are named 'BF16 MFU' (result.publisher_figures 0, 1): name the one it is derived "
+            "from apart",
+        ),
     ],
-    ids=["unknown figure", "no formula and no flops per token", "no how"],
+    ids=["unknown figure", "no formula and no flops per token", "no how", "two figures of that name"],
 )
 def test_a_derivation_that_cannot_be_recomputed_is_a_located_error(
     project: Project, edit: Any, where: str, message: str

@@ -248,6 +248,14 @@ def derived_throughput(raw_figures: Sequence[Any], inputs: Inputs) -> DerivedThr
             f"no publisher figure is named {source.figure!r} (result.publisher_figures: {names})",
             source.figure,
         )
+    if len(found) > 1:
+        return result(
+            None,
+            None,
+            f"{len(found)} publisher figures are named {source.figure!r} (result.publisher_figures "
+            f"{', '.join(str(i) for i, _ in found)}): name the one it is derived from apart",
+            source.figure,
+        )
     index, raw = found[0]
     if raw.value is None or raw.unit is None or (raw.unit in UTILISATIONS and raw.peak is None):
         return result(index, None, "cannot be recomputed: the figure is incomplete", source.figure)
