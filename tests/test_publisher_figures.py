@@ -463,3 +463,34 @@ def test_llm_foundrys_mfu_and_hfu_are_recomputed_in_their_convention(row: tuple[
             0, SimpleNamespace(**{**vars(figures[0]), "peak": rounded}), 10643.0, inputs, None, []
         )
         assert abs(figure.recomputed - mfu) > figure.tolerance
+
+
+@pytest.mark.parametrize(
+    ("method", "recompute", "expected"),
+    [
+        ("pre-training", None, 6),  # no recompute: the hardware FLOPs are the model's
+        ("pre-training", "full", 8),  # one more forward: 2 × N
+        ("lora", "full", 6),  # LoRA's 4 × N, and its forward again
+        ("pre-training", "selective", None),
+    ],
+)
+def test_an_hfu_counts_what_the_recipe_recomputed(method: str, recompute: str | None, expected: int | None) -> None:
+    from types import SimpleNamespace
+
+    from openrecipes.checking import publisher
+    from openrecipes.reading import records
+
+    params = 1_000_000_000
+    granularity = SimpleNamespace(granularity=recompute) if recompute else None
+    layout = SimpleNamespace(**{records.GIVEN: frozenset({"recompute"}), "recompute": granularity})
+    inputs = publisher.Inputs(
+        SimpleNamespace(model="M", layout=layout), None, None, params, method, 4096, lambda r: 0.0, "not used"
+    )
+    count, words = publisher.per_token("6n", True, inputs)
+    if expected is None:
+        assert count is None
+        assert words == (
+            "not recomputed: selective recompute in the 6 × N convention reruns work flops.py does not count"
+        )
+    else:
+        assert count == expected * params, words

@@ -82,6 +82,7 @@ def per_token(convention: str, hardware: bool, inputs: Inputs, release: str | No
         if inputs.megatron_why_not:
             return None, inputs.megatron_why_not
         count, words = inputs.megatron(release), "Megatron-Bridge model FLOPs per token (flops.py)"
+        forward = None  # what its full recompute reruns is not a formula flops.py has
     else:
         if not inputs.params:
             return (
@@ -89,6 +90,7 @@ def per_token(convention: str, hardware: bool, inputs: Inputs, release: str | No
                 f"not recomputed: no parameter count for {f.model} (reference/models.yaml or result.active_params)",
             )
         count = flops.training_flops_per_token(inputs.params, inputs.method)
+        forward = 2.0 * inputs.params  # what full recompute runs again: the forward (LoRA's too)
         words = f"{flops.flops_formula(inputs.method)} (N = {fmt.number(inputs.params)})"
         if convention == "6n-attention":
             architecture = model.architecture if model else None
@@ -105,7 +107,9 @@ def per_token(convention: str, hardware: bool, inputs: Inputs, release: str | No
                     f"not recomputed: {model.key if model else f.model} uses multi-head latent attention, for which "
                     "the 12 × layers × heads × head dim × sequence term is not defined"
                 )
-            count += flops.unmasked_attention_flops_per_token(architecture, inputs.seq)
+            attention = flops.unmasked_attention_flops_per_token(architecture, inputs.seq)
+            count += attention
+            forward += attention / 3  # of forward, activation gradient and weight gradient, one third
             words += f" + 12 × layers × heads × head dim × {fmt.number(inputs.seq)} tokens"
     if not hardware:
         return count, words
@@ -118,8 +122,10 @@ def per_token(convention: str, hardware: bool, inputs: Inputs, release: str | No
     recompute = layout.recompute
     if recompute is None:
         return count, f"{words}; no recompute, so the hardware FLOPs are the model's"
-    if recompute.granularity == "full" and convention != "megatron":
-        return count * 4 / 3, f"({words}) × 4/3: full recompute runs every forward twice, as llm-foundry counts HFU"
+    if recompute.granularity == "full" and forward is not None:
+        # Full recompute runs each forward once more: 8 × N for 6 × N (llm-foundry's HFU: 4/3 of its MFU's
+        # FLOPs), 6 × N for LoRA's 4 × N.
+        return count + forward, f"{words} + the forward again (full recompute, as llm-foundry counts HFU)"
     return None, (
         f"not recomputed: {recompute.granularity} recompute in the {CONVENTION_NAMES[convention]} convention reruns "
         "work flops.py does not count"
