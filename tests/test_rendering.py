@@ -115,6 +115,7 @@ def test_the_scripts_spell_a_missing_value_as_the_pages_do() -> None:
     core = (REPO / "docs" / "assets" / "core.js").read_text(encoding="utf-8")
     assert f'OR.NOT_PUBLISHED = "{facts.NOT_PUBLISHED}";' in core
     assert f'OR.NO_PRICE = "{facts.NO_PRICE}";' in core
+    assert f'OR.DENSE = "{facts.DENSE}";' in core
     for script in ("compare.js", "price.js", "charts.js", "table.js"):
         text = (REPO / "docs" / "assets" / script).read_text(encoding="utf-8")
         assert f'"{facts.NOT_PUBLISHED}"' not in text and f'"{facts.NO_PRICE}"' not in text, script

@@ -161,6 +161,17 @@
 
   /** {"layout.tp": 4, "env.NCCL_DEBUG": "WARN", "result.window": "5, 19", ...}; the scripts are diffed apart. */
   const DIFFED_APART = new Set(["run", "launch.command", "launch.checkout"]);
+  /** A field as the Fields table shows it: an expert-parallel degree a dense model's recipe leaves
+   * out does not apply (facts.DENSE), not "—"; a field absent from the record is not published. */
+  function shownField(record, flat, path) {
+    if (EXPERT_PATHS.has(path) && get(record, `fields.${path}`) == null && get(record, "derived.dense_model") === true) {
+      return OR.DENSE;
+    }
+    return flat.has(path) ? flat.get(path) : NOT_PUBLISHED;
+  }
+
+  const EXPERT_PATHS = new Set(["layout.ep", "layout.etp"]);
+
   function flatten(value, prefix, out) {
     if (Array.isArray(value)) {
       if (value.every((item) => item === null || typeof item !== "object")) {
@@ -530,7 +541,7 @@
       let differing = 0;
       const body = h("tbody", {});
       for (const path of paths) {
-        const values = flat.map((map) => (map.has(path) ? map.get(path) : NOT_PUBLISHED));
+        const values = flat.map((map, index) => shownField(chosen[index], map, path));
         const differs = values.some((value) => value !== values[0]);
         if (differs) differing += 1;
         body.append(

@@ -23,6 +23,7 @@
   /** What pages say where a value is missing, spelt as facts.py spells it (a test holds them equal). */
   OR.NOT_PUBLISHED = "not published";
   OR.NO_PRICE = "no public price";
+  OR.DENSE = "does not apply (dense model)"; // an expert-parallel degree of a dense model
 
   /**
    * The site's root address, from where this script was loaded (it is assets/core.js). Every

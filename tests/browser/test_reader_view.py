@@ -216,3 +216,19 @@ def test_a_price_says_whose_price_it_is_beside_where_the_run_ran(tab: Any, wide:
     unpriced = tab.locator("[data-or-catalogue] td[data-key='usd']").first
     tab.wait_for_function("() => document.querySelector('[data-or-catalogue] td[data-key=usd]').title !== ''")
     assert unpriced.get_attribute("data-price-provider") is None
+
+
+TRAINY = "llama-3.1-8b/h200/tt-202506-trainy-whitefiber-fp8-32gpu"  # dense; publishes no EP or ETP
+DEEPSEEK_ID = "deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"  # experts: EP 64, no ETP
+
+
+def test_the_compare_page_says_expert_parallelism_does_not_apply_to_a_dense_model(tab: Any, wide: Site) -> None:
+    tab.set_viewport_size(PHONE)
+    tab.goto(wide.url + f"compare/?a={DEEPSEEK_ID}&b={TRAINY}")
+    tab.wait_for_selector("[data-or-compare-fields] tbody tr")
+
+    def values(path: str) -> list[str]:
+        return tab.locator(f"[data-or-compare-fields] tr[data-path='{path}'] td").all_text_contents()
+
+    assert values("layout.ep") == ["64", "does not apply (dense model)"]
+    assert values("layout.etp") == ["—", "does not apply (dense model)"]  # "—": left out, as every field

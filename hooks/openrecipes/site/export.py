@@ -96,6 +96,8 @@ def derived_json(derived: Derived) -> dict[str, Any]:
         "mfu_bf16": derived.mfu_bf16,
         # The training method (None: not stated) and the FLOPs per token counted for it (flops.py).
         "method": derived.method,
+        # Every parameter active for every token (no experts): expert parallelism does not apply.
+        "dense_model": facts.is_dense(derived.model),
         "method_name": describe.method_name(derived.method),  # as the pages write it: "LoRA", "not stated"
         "flops_per_token": derived.flops_per_token,
         # At the price basis of the GPU type, which `price_basis` names; the recipe's own instance

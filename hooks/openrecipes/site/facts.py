@@ -33,6 +33,7 @@ from .. import describe, flops, fmt
 from ..checking import pricebasis
 from ..loader import PAGE_ONLY, Entry, slug
 from ..reading import records
+from ..reading.reference import ModelSpec
 from ..reading.refs import resolve
 from . import launch
 
@@ -428,12 +429,16 @@ DENSE = "does not apply (dense model)"
 at all, as a dense model has no experts."""
 
 
+def is_dense(model: ModelSpec | None) -> bool | None:
+    """Whether every parameter is active for every token (no experts), by the reference data's
+    counts; None for a model the reference data does not hold."""
+    return None if model is None else model.active_params == model.total_params
+
+
 def _experts_missing(entry: Entry) -> str:
-    """An expert-parallel degree left out: it does not apply to a dense model (every parameter
-    active for every token, by the reference data's counts), and is not published for any other."""
-    model = entry.derived.model
-    dense = model is not None and model.active_params == model.total_params
-    return DENSE if dense else NOT_PUBLISHED
+    """An expert-parallel degree left out: it does not apply to a dense model, and is not published
+    for any other (the compare page says the same: compare.js, `derived.dense_model`)."""
+    return DENSE if is_dense(entry.derived.model) else NOT_PUBLISHED
 
 
 def _count_times_gpu(entry: Entry) -> tuple[int, str]:
