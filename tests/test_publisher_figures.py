@@ -315,6 +315,12 @@ def test_the_page_exports_and_terminal_show_every_kind_and_mark_the_derived(
     data = json.loads((built.site / "assets/catalogue-rows.json").read_text())
     assert [data["id"][index] for index in data["derived"]] == [DERIVED_ID]
 
+    # The feed.
+    feed = (built.site / "feed.xml").read_text()
+    assert f"{fmt.as_written(tokens)} tokens/s per GPU (derived) from the publisher&#x27;s BF16 MFU 41%" in feed or (
+        f"{fmt.as_written(tokens)} tokens/s per GPU (derived) from the publisher's BF16 MFU 41%" in feed
+    )
+
     # CSV and JSON.
     rows_csv = {r["id"]: r for r in csv.DictReader(io.StringIO((built.site / "api/recipes.csv").read_text()))}
     assert rows_csv[DERIVED_ID]["tokens_per_s_per_gpu_derived_from"] == "BF16 MFU 41%"
@@ -494,3 +500,15 @@ def test_an_hfu_counts_what_the_recipe_recomputed(method: str, recompute: str | 
         )
     else:
         assert count == expected * params, words
+
+
+def test_diff_marks_a_derived_throughput_and_gives_no_difference_from_a_measured_one() -> None:
+    from openrecipes.cli import changes
+
+    measured = changes.Figures(900.0, 1.0, 0.38, "bf16")
+    derived = changes.Figures(972.4, 0.93, 0.41, "bf16", derived=True)
+    lines = {label: (text, delta) for label, text, delta in changes._figure_lines(measured, derived)}
+    assert lines["tokens/s/GPU"] == ("900 → 972.4 (derived)", "(now derived)")
+    lines = {label: (text, delta) for label, text, delta in changes._figure_lines(derived, derived)}
+    assert lines["tokens/s/GPU (derived)"] == ("972.4 → 972.4", "±0.0 (±0.0%)")
+    assert changes._summary(derived).startswith("972.4 tokens/s/GPU (derived) · ")

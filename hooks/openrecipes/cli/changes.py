@@ -31,6 +31,9 @@ class Figures:
     mfu_peak: str | None = None
     """The dense peak `mfu` is against (`bf16`, `fp8`, `fp4`): two MFUs against different peaks get
     no difference."""
+    derived: bool = False
+    """The throughput is derived from a publisher's figure (`result.tokens_per_s_per_gpu_from`): marked,
+    and given no difference from a measured one."""
 
 
 FIGURE_NAMES = ("tokens_per_s_per_gpu", "usd_per_million_tokens", "mfu")
@@ -89,6 +92,7 @@ def _figures(catalogue: Catalogue) -> dict[str, Figures]:
             entry.derived.usd_per_million_tokens,
             entry.derived.mfu,
             entry.derived.peak_column,
+            entry.derived.tokens_from is not None,
         )
         for entry in catalogue.entries
     }
@@ -156,7 +160,7 @@ def _signed(value: float, text: str) -> str:
 
 def _summary(figures: Figures) -> str:
     return (
-        f"{fmt.as_written(figures.tokens_per_s_per_gpu)} tokens/s/GPU · "
+        f"{fmt.as_written(figures.tokens_per_s_per_gpu)} tokens/s/GPU{' (derived)' if figures.derived else ''} · "
         f"{NO_PRICE if figures.usd_per_million_tokens is None else fmt.usd(figures.usd_per_million_tokens)} per 1M · "
         f"MFU {_percent(figures.mfu, figures.mfu_peak)}"
     )
@@ -165,13 +169,18 @@ def _summary(figures: Figures) -> str:
 def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, str]]:
     """(label, before → after, delta) for each headline figure."""
     old, new = before.tokens_per_s_per_gpu, after.tokens_per_s_per_gpu
-    relative = f" ({_signed(new - old, fmt.percent(abs(new - old) / old))})" if old else ""
-    places = max(fmt.decimals(old), fmt.decimals(new))  # the difference to the decimals stated
-    yield (
-        "tokens/s/GPU",
-        f"{fmt.as_written(old)} → {fmt.as_written(new)}",
-        _signed(new - old, fmt.number(abs(new - old), places)) + relative,
-    )
+    if before.derived != after.derived:
+        # A throughput derived from a publisher's figure is not measured: each marked, no difference.
+        changed = "(now derived)" if after.derived else "(now measured)"
+        yield "tokens/s/GPU", f"{_tokens(before)} → {_tokens(after)}", changed
+    else:
+        relative = f" ({_signed(new - old, fmt.percent(abs(new - old) / old))})" if old else ""
+        places = max(fmt.decimals(old), fmt.decimals(new))  # the difference to the decimals stated
+        yield (
+            "tokens/s/GPU (derived)" if after.derived else "tokens/s/GPU",
+            f"{fmt.as_written(old)} → {fmt.as_written(new)}",
+            _signed(new - old, fmt.number(abs(new - old), places)) + relative,
+        )
     old_usd, new_usd = before.usd_per_million_tokens, after.usd_per_million_tokens
     if old_usd is None or new_usd is None:
         usd_delta = "" if old_usd == new_usd else "(price added)" if old_usd is None else "(price removed)"
@@ -195,6 +204,11 @@ def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, s
         f"{fmt.percent(before.mfu)} → {fmt.percent(after.mfu)}",
         _signed(points, f"{fmt.number(abs(points), 1)} pp"),
     )
+
+
+def _tokens(figures: Figures) -> str:
+    """Tokens/s per GPU as stated, "(derived)" after a throughput derived from a publisher's figure."""
+    return fmt.as_written(figures.tokens_per_s_per_gpu) + (" (derived)" if figures.derived else "")
 
 
 def _percent(value: float | None, peak: str | None = None) -> str:

@@ -70,6 +70,12 @@ def atom_feed(
     return f"{head}{items}\n</feed>\n"
 
 
+def _derived(entry: Entry) -> str:
+    """After a throughput derived from a publisher's figure: what it is derived from."""
+    source = entry.derived.tokens_from
+    return "" if source is None else f" {facts.DERIVED} from the publisher's {source.label}"
+
+
 def entry_xml_text(entry: Entry, url: str, base: str) -> str:
     """One `<entry>` as it stands in the feed, indented one level, without what follows it."""
     f, derived = entry.recipe.fields, entry.derived
@@ -80,7 +86,7 @@ def entry_xml_text(entry: Entry, url: str, base: str) -> str:
     correctness = f", correctness {f.correctness.result}" if f.correctness else ""
     method = describe.method_name(derived.method) if derived.method else "method not stated"
     summary = (
-        f"{method}: {fmt.as_written(f.result.tokens_per_s_per_gpu)} tokens/s per GPU, {price}, "
+        f"{method}: {fmt.as_written(f.result.tokens_per_s_per_gpu)} tokens/s per GPU{_derived(entry)}, {price}, "
         f"MFU {mfu}; {f.status}{correctness}. {f.layout.summary or derived.label}"
     )
     item = ElementTree.Element("entry")
