@@ -512,3 +512,5 @@ def test_diff_marks_a_derived_throughput_and_gives_no_difference_from_a_measured
     lines = {label: (text, delta) for label, text, delta in changes._figure_lines(derived, derived)}
     assert lines["tokens/s/GPU (derived)"] == ("972.4 → 972.4", "±0.0 (±0.0%)")
     assert changes._summary(derived).startswith("972.4 tokens/s/GPU (derived) · ")
+    change = changes.RecipeChange("m/h100/r", "recipes/m/h100/r.yaml", "changed", measured, derived)
+    assert change.delta() == {"tokens_per_s_per_gpu": None, "usd_per_million_tokens": None, "mfu": None}

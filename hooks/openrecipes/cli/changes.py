@@ -54,10 +54,12 @@ class RecipeChange:
         if self.before is None or self.after is None:
             return None
         result: dict[str, float | None] = {}
+        # A derived throughput and a measured one (and the figures made from them) have no difference.
+        footing = self.before.derived == self.after.derived
         for name in FIGURE_NAMES:
             old, new = getattr(self.before, name), getattr(self.after, name)
             # Rounded so that 1250.0 - 1194.3 reads 55.7, not 55.700000000000045.
-            result[name] = None if old is None or new is None else round(new - old, 9)
+            result[name] = None if old is None or new is None or not footing else round(new - old, 9)
         return result
 
 
