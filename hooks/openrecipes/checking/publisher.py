@@ -76,6 +76,7 @@ def per_token(convention: str, hardware: bool, inputs: Inputs, release: str | No
     """Training FLOPs per token in a publisher's convention: the model's, or with `hardware` the
     FLOPs the GPUs ran (recomputed activations included, for an HFU)."""
     f, model = inputs.f, inputs.model
+    forward: float | None  # what full recompute runs again, where flops.py can count it
     if convention == "other":
         return None, "not recomputed: in a convention of the publisher's own, which flops.py has no formula for"
     if convention == "megatron":
