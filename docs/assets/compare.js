@@ -495,7 +495,7 @@
               const value = metric.value(record);
               const qualifier = metric.qualifier(record);
               const cell = isNumber(value)
-                ? h("td", { class: "or-num" }, metric.format(value) + (qualifier ? ` ${qualifier}` : ""))
+                ? h("td", { class: "or-num" }, metric.format(value), qualifier ? h("span", { class: "or-compare__against" }, ` ${qualifier}`) : "")
                 : h("td", { class: "or-num or-missing" }, metric.missing ? metric.missing(record) : NOT_PUBLISHED);
               // A difference only between two figures on one scale: none against an absent one.
               if (index > 0 && isNumber(value) && isNumber(baseValue) && qualifier === metric.qualifier(base)) {
