@@ -131,3 +131,15 @@ def test_a_cells_count_opens_the_models_page_at_that_method(methods_page: Any, m
         "rows => rows.filter(r => !r.hidden && r.offsetParent !== null).map(r => r.dataset.recipe)",
     )
     assert visible == ["llama-3.1-70b/h100/lora"]
+
+
+def test_the_method_tabs_have_no_serious_accessibility_violation(methods_page: Any, methods_site: Site) -> None:
+    from .test_accessibility import blocking_violations
+
+    methods_page.goto(methods_site.page_url())
+    methods_page.wait_for_selector("[data-or-methods]")
+    assert blocking_violations(methods_page) == []
+    # Each choice is a radio input its label names; the keyboard moves between them.
+    methods_page.focus("#or-method-pre-training")
+    methods_page.keyboard.press("ArrowRight")
+    assert shown(methods_page) == [["LoRA", "llama-3.1-70b/h100/lora"]]
