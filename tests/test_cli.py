@@ -563,13 +563,13 @@ def test_diff_against_the_working_tree_as_text(capsys: pytest.CaptureFixture[str
     n = 70_553_706_496 - 128_256 * 8_192
     mfu = {tokens: fmt.percent(6 * n * tokens / 989e12) for tokens in (900, 950, 1000)}
     # Each MFU names the peak it is against.
-    new = f"llama-3.1-70b/h100/new  950 tokens/s/GPU · $1.13 per 1M · MFU {mfu[950]} vs BF16 peak"
+    new = f"llama-3.1-70b/h100/new  method not stated · 950 tokens/s/GPU · $1.13 per 1M · MFU {mfu[950]} vs BF16 peak"
     assert lines[1] == f"  added    {new}"
     assert lines[2] == "  changed  llama-3.1-70b/h100/faster"
     assert lines[3] == "             tokens/s/GPU      900 → 1,000    +100 (+11.1%)"
     assert lines[4] == "             $/1M tokens       $1.19 → $1.07  −$0.1188 (−10.0%)"
     assert lines[5] == f"             MFU vs BF16 peak  {mfu[900]} → {mfu[1000]}  +4.2 pp"
-    gone = f"llama-3.1-70b/h100/gone  900 tokens/s/GPU · $1.19 per 1M · MFU {mfu[900]} vs BF16 peak"
+    gone = f"llama-3.1-70b/h100/gone  method not stated · 900 tokens/s/GPU · $1.19 per 1M · MFU {mfu[900]} vs BF16 peak"
     assert lines[6] == f"  removed  {gone}"
     assert len(lines) == 7
 

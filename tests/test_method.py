@@ -333,3 +333,8 @@ def test_diff_names_the_peak_and_gives_no_difference_between_peaks() -> None:
     mfu = {label: (text, delta) for label, text, delta in changes._figure_lines(bf16, fp8)}["MFU"]
     assert mfu == ("38.0% vs BF16 peak → 27.0% vs FP8 peak", "(another peak)")
     assert changes._summary(fp8).endswith("MFU 27.0% vs FP8 peak")
+    # A recipe now of another method says so; each recipe's summary starts with its method.
+    lora = changes.Figures(1800.0, 0.5, 0.5, "bf16", method="LoRA")
+    unsaid = changes.Figures(900.0, 1.0, 0.38, "bf16", method="not stated")
+    assert next(changes._figure_lines(unsaid, lora)) == ("method", "method not stated → LoRA", "(another method)")
+    assert changes._summary(lora).startswith("LoRA · 1,800 tokens/s/GPU")

@@ -34,6 +34,9 @@ class Figures:
     derived: bool = False
     """The throughput is derived from a publisher's figure (`result.tokens_per_s_per_gpu_from`): marked,
     and given no difference from a measured one."""
+    method: str | None = None
+    """The training method as the pages write it (`LoRA`, `not stated`): a list of recipes of several
+    methods says each one's, and figures of two methods are not compared."""
 
 
 FIGURE_NAMES = ("tokens_per_s_per_gpu", "usd_per_million_tokens", "mfu")
@@ -95,6 +98,7 @@ def _figures(catalogue: Catalogue) -> dict[str, Figures]:
             entry.derived.mfu,
             entry.derived.peak_column,
             entry.derived.tokens_from is not None,
+            describe.method_name(entry.derived.method),
         )
         for entry in catalogue.entries
     }
@@ -162,7 +166,8 @@ def _signed(value: float, text: str) -> str:
 
 def _summary(figures: Figures) -> str:
     return (
-        f"{fmt.as_written(figures.tokens_per_s_per_gpu)} tokens/s/GPU{' (derived)' if figures.derived else ''} · "
+        (f"{_method(figures.method)} · " if figures.method else "")
+        + f"{fmt.as_written(figures.tokens_per_s_per_gpu)} tokens/s/GPU{' (derived)' if figures.derived else ''} · "
         f"{NO_PRICE if figures.usd_per_million_tokens is None else fmt.usd(figures.usd_per_million_tokens)} per 1M · "
         f"MFU {_percent(figures.mfu, figures.mfu_peak)}"
     )
@@ -170,6 +175,9 @@ def _summary(figures: Figures) -> str:
 
 def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, str]]:
     """(label, before → after, delta) for each headline figure."""
+    if before.method != after.method:
+        # Another training method: its figures are not those of the same run (4 × N for LoRA).
+        yield "method", f"{_method(before.method)} → {_method(after.method)}", "(another method)"
     old, new = before.tokens_per_s_per_gpu, after.tokens_per_s_per_gpu
     if before.derived != after.derived:
         # A throughput derived from a publisher's figure is not measured: each marked, no difference.
@@ -211,6 +219,10 @@ def _figure_lines(before: Figures, after: Figures) -> Iterator[tuple[str, str, s
 def _tokens(figures: Figures) -> str:
     """Tokens/s per GPU as stated, "(derived)" after a throughput derived from a publisher's figure."""
     return fmt.as_written(figures.tokens_per_s_per_gpu) + (" (derived)" if figures.derived else "")
+
+
+def _method(name: str | None) -> str:
+    return f"method {name}" if name in (None, describe.METHOD_NOT_STATED) else name
 
 
 def _percent(value: float | None, peak: str | None = None) -> str:
