@@ -60,6 +60,9 @@ def test_n_leaves_out_the_input_embedding_and_keeps_the_output_head(reference: R
     assert flops.flops_params(llama.active_params, llama.architecture) == 70_553_706_496 - embedding
     # A tied embedding is the output head's matrix too: its product is counted, so nothing is left out.
     assert flops.input_embedding_params({**llama.architecture, "tied_embeddings": True}) == 0
+    # gpt-oss-120b: OpenAI's "5.1B active" leaves the input embedding out, as N does, to the parameter.
+    gpt_oss = reference.model("GPT-OSS 120B")
+    assert gpt_oss is not None and flops.flops_params(gpt_oss.active_params, gpt_oss.architecture) == 5_132_849_472
     # A headline count without an architecture is kept as published.
     assert flops.flops_params(3_500_000_000, None) == 3_500_000_000
 
