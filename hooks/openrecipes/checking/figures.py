@@ -17,7 +17,8 @@ PRICE_RELATIVE_TOLERANCE = 0.01
 PRICE_ABSOLUTE_TOLERANCE = 0.005
 """$/1M tokens: within 1% or half a cent, whichever is larger."""
 MFU_CEILING = 0.75
-"""No training run reaches 75% MFU in the 6·N convention; the best published ones are near 60%."""
+"""No training run reaches 75% MFU in the site's convention (6·N, or 4·N for LoRA, against the
+precision's peak); the best published ones are near 60%."""
 PARAMS_TOLERANCE = 0.01
 """A stated parameter count within 1% of the reference data's."""
 PUBLISHER_TOLERANCE = 0.01
