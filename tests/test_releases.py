@@ -265,3 +265,24 @@ def test_the_supersede_rule_is_stated_where_it_is_applied(built: BuildResult) ->
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert f"a newer release that publishes the {supersede.RULE} supersedes the older row" in readme
     assert "not imported: release 25.09" in readme
+
+
+def test_a_patch_releases_image_is_named_as_the_readme_names_one(imported: dict[str, dict[str, Any]]) -> None:
+    """The README's rule gives XX.YY releases an image; its own example of a patch release
+    (`nvcr.io/nvidia/nemo:25.11.01`) names one by its whole release, so 26.04.01's is `…:26.04.01`."""
+    launch = imported[SUCCESSOR]["launch"]
+    assert launch["container"] == "nvcr.io/nvidia/nemo:26.04.01"
+    assert "  -i nvcr.io/nvidia/nemo:26.04.01 \\\n" in launch["command"]
+    assert "CONTAINER_IMAGE" not in [item["name"] for item in launch["inputs"]]
+    cited = launch["source"]["files"][-1]
+    assert cited == {
+        "path": "scripts/performance/README.md",
+        "lines": [48, 48],
+        "what": "a patch release's image, as the README names one",
+        "url": f"{UPSTREAM}/{launch['source']['commit']}/scripts/performance/README.md#L48",
+    }
+    readme = RELEASES / launch["source"]["commit"] / "scripts/performance/README.md"
+    assert readme.read_text(encoding="utf-8").splitlines()[47] == 'CONTAINER="nvcr.io/nvidia/nemo:25.11.01"'
+    assert "its own example of a patch release at this revision, nvcr.io/nvidia/nemo:25.11.01 (line 48)" in launch[
+        "notes"
+    ].replace("\n", " ")

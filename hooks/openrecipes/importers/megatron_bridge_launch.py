@@ -574,6 +574,19 @@ class Releases:
         if line:
             yield Cited(PERFORMANCE_README, line, line, "the launch")
 
+    def patch_release_example(self, commit: str, image: str) -> tuple[int, str] | None:
+        """Where the performance README at `commit` writes a patch release's image (`image:25.11.01`):
+        (line, the image), or None. The README's XX.YY rule says nothing of patch releases; its own
+        example of one shows how their images are named."""
+        text = self.text(commit, PERFORMANCE_README)
+        if text is None:
+            return None
+        for number, line in enumerate(text.splitlines(), start=1):
+            match = re.search(rf"{re.escape(image)}:(\d\d\.\d\d\.\d\d)(?![\w.])", line)
+            if match:
+                return number, match.group(0)
+        return None
+
     def container_tag(self, import_commit: str, image: str, release: str) -> tuple[str, int] | None:
         """Where the publisher writes `image:release` at the import's commit (a patch release's tag,
         which the README's XX.YY rule does not give): (path, line), or None."""

@@ -750,7 +750,8 @@ def _launch(
 ) -> dict[str, Any]:
     release = found.release
     commit = release.commit
-    image, image_note = _launch_image(release.name, context, releases)
+    image, image_note, image_cited = _launch_image(release.name, commit, context, releases)
+    cited_files = (*found.cited, image_cited) if image_cited and image_cited not in found.cited else found.cited
     nodes = found.gpus // per_node if found.launcher == "train.sh" else None
     command = _command(found, per_node, nodes, image)
     notes = [
@@ -791,7 +792,7 @@ def _launch(
                     "what": cited.what,
                     "url": _permalink(commit, cited.path, cited.first, cited.last),
                 }
-                for cited in found.cited
+                for cited in cited_files
             ],
         },
         "checkout": (
@@ -809,22 +810,47 @@ def _launch(
     return data
 
 
-def _launch_image(release: str, context: Context, releases: launches.Releases) -> tuple[str | None, str]:
-    """The release's image: the README's XX.YY rule, else the tag as the publisher writes it elsewhere."""
+def _launch_image(
+    release: str, commit: str, context: Context, releases: launches.Releases
+) -> tuple[str | None, str, launches.Cited | None]:
+    """The release's image, a note on how it was found, and the README line to cite for it: the
+    README's XX.YY rule; for a patch release, the tag as the publisher writes it elsewhere, else the
+    README's own example of a patch release's image at the release's revision (25.11.01's is
+    `nvcr.io/nvidia/nemo:25.11.01`: a patch release's image is named by its whole release)."""
     image = _image(release, context.image_rule)
     if image is not None or context.image_rule is None:
-        return image, ""
+        return image, "", None
     rule = context.image_rule
     written = releases.container_tag(releases.source.commit, rule.value, release)
-    if written is None:
-        return None, (
+    if written is not None:
+        path, line = written
+        return (
+            f"{rule.value}:{release}",
+            (
+                f"The image tag: the README's rule names XX.YY releases only; {rule.value}:{release} is written in {path} "
+                f"({permalink_at(releases.source.commit, path, line)})."
+            ),
+            None,
+        )
+    example = releases.patch_release_example(commit, rule.value)
+    if example is not None:
+        line, written_image = example
+        return (
+            f"{rule.value}:{release}",
+            (
+                f"The image tag: the README's rule names XX.YY releases only, and its own example of a patch release "
+                f"at this revision, {written_image} (line {line}), names that release's image by the whole release, so "
+                f"the {release} container is {rule.value}:{release}; no digest is published."
+            ),
+            launches.Cited(launches.PERFORMANCE_README, line, line, "a patch release's image, as the README names one"),
+        )
+    return (
+        None,
+        (
             f"The README's rule names images of XX.YY releases only, and no {rule.value}:{release} is written in the "
             "repository: the image is an input."
-        )
-    path, line = written
-    return f"{rule.value}:{release}", (
-        f"The image tag: the README's rule names XX.YY releases only; {rule.value}:{release} is written in {path} "
-        f"({permalink_at(releases.source.commit, path, line)})."
+        ),
+        None,
     )
 
 
