@@ -341,3 +341,13 @@ def test_diff_names_the_peak_and_gives_no_difference_between_peaks() -> None:
     unsaid = changes.Figures(900.0, 1.0, 0.38, "bf16", method="not stated")
     assert next(changes._figure_lines(unsaid, lora)) == ("method", "method not stated → LoRA", "(another method)")
     assert changes._summary(lora).startswith("LoRA · 1,800 tokens/s/GPU")
+
+
+def test_a_gpu_without_a_sourced_peak_says_so_once(project: Project) -> None:
+    from openrecipes.site import facts
+
+    project.add_fixture("llama-3.1-8b/h100-96gb/tt-202412-torchtitan-fp8-8gpu-fsdp8-cp1")
+    (entry,) = load_catalogue(project.root).entries
+    assert entry.derived.mfu is None and entry.derived.mfu_bf16 is None  # H100-96GB: no peak is published
+    figures = {fact.key: text for fact, text in facts.rows("figures", entry)}
+    assert figures["mfu"] == "no sourced peak" and "mfu_bf16" not in figures

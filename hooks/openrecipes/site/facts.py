@@ -740,7 +740,10 @@ FACTS: tuple[Fact, ...] = (
         column="text",
         column_after="mfu",
         csv="mfu_vs_bf16_peak",
-        omit_when=lambda entry: entry.derived.peak_column == "bf16",  # the MFU above is against it already
+        # Left out where it would repeat the MFU above: against the BF16 peak already, or none at all.
+        omit_when=lambda entry: (
+            entry.derived.peak_column == "bf16" or (entry.derived.mfu is None and entry.derived.mfu_bf16 is None)
+        ),
         ranked=measured_throughput,
         qualifier=lambda entry: _derived_mark(entry, None),  # from a derived throughput, derived too
         qualifier_record="derived.tokens_per_s_per_gpu_qualifier",
