@@ -879,13 +879,17 @@ def _command(found: launches.Documented, per_node: int, nodes: int | None, image
     return "".join(f"{line}\n" for line in found.prelude) + " \\\n".join(lines) + "\n"
 
 
+def _nodes(count: int) -> str:
+    return "1 node" if count == 1 else f"{count} nodes"
+
+
 def _inputs(command: str, found: launches.Documented, per_node: int, system: str) -> list[dict[str, str]]:
     tools = "uv" if "uv run" in command or found.launcher == "train.sh" else "pip and Python"
     inputs = [
         {
             "name": "<Slurm cluster>",
             "description": (
-                f"A Slurm cluster of {system} nodes, {found.gpus} GPUs in all ({found.gpus // per_node} nodes of "
+                f"A Slurm cluster of {system} nodes, {found.gpus} GPUs in all ({_nodes(found.gpus // per_node)} of "
                 f"{per_node}), whose jobs run in containers (Pyxis/Enroot, as the launcher's srun expects); the "
                 f"commands run on its login node, with git and {tools} there."
             ),
