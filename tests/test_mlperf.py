@@ -131,8 +131,17 @@ def test_an_amd_result_becomes_a_recipe_with_its_time_to_train_target_and_launch
     # log's submission_platform and the configuration's MLPERF_SUBMISSION_PLATFORM name.
     launch = data["launch"]
     assert launch["kind"] == "documented"
-    assert launch["command"].startswith("source config_MI325X_1x8x1.sh\n")
-    assert "config_MI300X" not in launch["command"]
+    # README lines 62-64 (the environment), 74 (the configuration) and 80-81 (one run); the ten-run
+    # alternative at 88-89 is not appended to it
+    assert launch["command"] == (
+        "export DATADIR=/data/mlperf_llama2\n"
+        "export LOGDIR=/data/mlperf_llama2/results\n"
+        "export CONT=rocm/amd-mlperf:llama2_70b_training_5.0\n"
+        "source config_MI325X_1x8x1.sh  # use appropriate config\n"
+        "export NEXP=1\n"
+        "bash run_with_docker.sh\n"
+    )
+    assert launch["container"] == "rocm/amd-mlperf:llama2_70b_training_5.0"
     assert (
         "The README's command sources config_MI300X_1x8x1.sh; this result ran config_MI325X_1x8x1.sh" in launch["notes"]
     )

@@ -31,6 +31,7 @@ from ..checking.scriptinputs import script_inputs
 from ..measuring import mllog
 from ..problems import Problem
 from . import mlperf as mp
+from . import mlperf_launch
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 from .mlperf import lines as _lines
@@ -83,6 +84,15 @@ INPUTS = {
     ),
     "<path/to/dataset>": (
         "The benchmark's prepared data set, on a path every node can read.",
+        "the implementation's README",
+    ),
+    "<container/name>": (
+        "The image built from the implementation's Dockerfile, pushed where the cluster can pull it.",
+        "your container registry",
+    ),
+    "<as/set/above>": (
+        "The value the README sets for the same variable in an earlier step: CONT, the image built from the "
+        "implementation's Dockerfile; DATADIR, the prepared data set's path.",
         "the implementation's README",
     ),
     "<path/to/output/dir>": (
@@ -662,95 +672,35 @@ def _precision(config: mp.ShellConfig) -> tuple[str, str | None] | None:
 # --- the documented launch -----------------------------------------------------------------------
 
 
-def _readme(
-    source: GitSource, result: mp.Result, config: mp.ShellConfig
-) -> tuple[str, list[tuple[int, int]], str] | None:
-    """The README documenting this system's launch: (path, the code blocks' line spans, their text)."""
-    folder = config.path.rsplit("/", 1)[0]
-    files = _implementations(source, result)
-    candidates = [
-        path
-        for path in files
-        if path.rsplit("/", 1)[-1] in (f"README-{result.system}.md", f"README_{result.system}.md")
-    ]
-    candidates += [f"{folder}/README.md"] if f"{folder}/README.md" in files else []
-    for path in candidates:
-        text = _lines(source.show(path))
-        spans: list[tuple[int, int]] = []
-        start = None
-        for number, line in enumerate(text, start=1):
-            if line.strip().startswith("```"):
-                if start is None:
-                    start = number
-                else:
-                    body = text[start : number - 1]
-                    if any("source" in item and "config" in item for item in body) or any(
-                        re.search(r"\b(sbatch|run_with_docker|run\.sub)\b", item) for item in body
-                    ):
-                        spans.append((start + 1, number - 1))
-                    start = None
-        if spans:
-            commands: list[str] = []
-            for first, last in spans:
-                commands += [line.rstrip() for line in text[first - 1 : last] if line.strip()]
-            return path, spans, "\n".join(commands)
-    return None
-
-
 def _launch(
     repository: mp.Repository, result: mp.Result, config: mp.ShellConfig, evidence: str, count: int
 ) -> tuple[dict[str, Any], list[dict[str, str]]]:
     source = repository.source
-    readme = _readme(source, result, config)
-    if readme is None:
-        return {
-            "kind": "not-published",
-            "reason": (
-                f"The submission's README documents no launch command for {result.system}; the configuration it ran is "
-                f"{config.name} ({evidence})."
-            ),
-        }, []
-    path, spans, command = readme
+    found = mlperf_launch.find(source, result, config, evidence)
+    if isinstance(found, mlperf_launch.Undocumented):
+        return {"kind": "not-published", "reason": found.reason}, []
     notes = [
-        f"The launch {result.submitter}'s submission documents for this system ({path.rsplit('/', 1)[-1]}), at the "
-        "results' commit: not a log of the runs."
+        f"The launch {result.submitter}'s submission documents for this configuration, at the results' commit: "
+        "how the publisher launches it, not a log of the runs.",
+        *found.notes,
     ]
-    # The README may name another system's configuration (one README for several): source the one this result ran.
-    lines = []
-    for line in command.splitlines():
-        found = re.match(r"(\s*source\s+)(\S*config_(?:[A-Za-z0-9_.+-]|<[^<>\s]+>)+?\.sh)(.*)$", line)
-        if (
-            found
-            and found.group(2).rsplit("/", 1)[-1] != config.name
-            and not _COMMON.fullmatch(found.group(2).rsplit("/", 1)[-1])
-        ):
-            notes.append(
-                f"The README's command sources {found.group(2)}; this result ran {config.name} "
-                f"({evidence}), sourced here instead."
-            )
-            line = f"{found.group(1)}{config.name}"
-        lines.append(line)
-    command = "\n".join(lines)
-    if config.name not in command:
-        command = f"source {config.name}\n{command}"
-        notes.append(
-            f"The README's command sources no configuration; this result ran {config.name} ({evidence}), sourced first."
-        )
+    command = found.command
     env, expressions = {}, []
     for name, item in config.values.items():
         if "$" in item.value or "`" in item.value:
             expressions.append(name)
         else:
             env[name] = item.value
-    cited = [path, *(file.path for file in config.files)]
+    cited = [*(item.path for item in found.cited), *(file.path for file in config.files)]
     commit = _last_commit(source, cited)
     files = [
         {
-            "path": path,
-            "lines": [spans[0][0], spans[-1][1]],
-            "what": "this system's launch steps",
-            "url": _permalink(repository, commit, path, spans[0][0], spans[-1][1]),
+            "path": item.path,
+            "lines": [item.first, item.last],
+            "what": item.what,
+            "url": _permalink(repository, commit, item.path, item.first, item.last),
         }
+        for item in found.cited
     ]
     for index, file in enumerate(config.files):
         total = max(1, len(_lines(file.text)))
@@ -764,7 +714,6 @@ def _launch(
                 "url": _permalink(repository, commit, file.path, 1, total),
             }
         )
-    folder = config.path.rsplit("/", 1)[0]
     launch: dict[str, Any] = {
         "kind": "documented",
         "source": {"repository": repository.name, "commit": commit, "files": files},
@@ -772,10 +721,12 @@ def _launch(
             f"git clone https://github.com/{repository.name}.git\n"
             f"cd training_results_v{repository.round}\n"
             f"git switch --detach {commit}  # the results as published\n"
-            f"cd {folder}\n"
+            f"cd {found.workdir}\n"
         ),
-        "command": command + "\n",
     }
+    if found.container:
+        launch["container"] = found.container
+    launch["command"] = command + "\n"
     if env:
         launch["env"] = env
     sets: dict[str, Any] = {}
@@ -794,8 +745,9 @@ def _launch(
             sets[key] = value
     if sets:
         launch["sets"] = sets
-    launch["inputs"] = _inputs(command, env)
-    paths = sorted(set(re.findall(r"<(/[^<>\s]+)>", command)))
+    launch["inputs"] = _inputs(command, env, found.container)
+    spoken = "\n".join(re.split(r"(?:^|\s)#", line, maxsplit=1)[0] for line in command.splitlines())
+    paths = sorted(set(re.findall(r"<(/[^<>\s]+)>", spoken)))
     if paths:
         # The schema's input names cannot start with /: said here, so the reader fills them in all the same.
         notes.append(
@@ -830,7 +782,7 @@ def _launch(
     return launch, disagreements
 
 
-def _inputs(command: str, env: dict[str, str]) -> list[dict[str, str]]:
+def _inputs(command: str, env: dict[str, str], container: str | None) -> list[dict[str, str]]:
     inputs = [
         {
             "name": "<Slurm cluster>" if "sbatch" in command else "<the nodes>",
@@ -838,6 +790,32 @@ def _inputs(command: str, env: dict[str, str]) -> list[dict[str, str]]:
             "origin": "your cluster; the submission's README",
         }
     ]
+    reads_image = any(
+        f"<{name}>" in command for name in ("docker/registry:benchmark-tag", "docker/registry", "container/name")
+    )
+    if re.search(r"\bCONT=[\"']?\$\{?CONT\b", command):
+        # `export CONT=$CONT` (NVIDIA's newer READMEs) keeps the value the reader set before: an input.
+        inputs.append(
+            {
+                "name": "CONT",
+                "description": (
+                    "The benchmark's container image, set before the command runs (the command keeps it: "
+                    "export CONT=$CONT): built from the implementation's Dockerfile, where the cluster can pull it."
+                ),
+                "origin": "the implementation's README and Dockerfile",
+            }
+        )
+    if container is None and not reads_image and not re.search(r"\$\{?(CONT|IMAGE_NAME)\b", command):
+        inputs.append(
+            {
+                "name": "<container image>",
+                "description": (
+                    "The benchmark's container image, which the quoted lines do not name as an image to pull: "
+                    "built from the implementation's Dockerfile (or the image its README names elsewhere)."
+                ),
+                "origin": "the implementation's Dockerfile and README",
+            }
+        )
     for item in script_inputs(command, env):
         written = item.written if item.kind == "placeholder" else item.name
         description, origin = INPUTS.get(written, INPUTS.get(item.name, (None, None)))
