@@ -49,6 +49,8 @@ _DEGREE = {name: re.compile(rf"\b{name}\s*=?\s*(\d+)\b") for name in ("FSDP", "T
 _FULL_AC = re.compile(r"full activation checkpointing|full AC\b", re.IGNORECASE)
 _SELECTIVE_AC = re.compile(r"selective activation checkpointing|\bSAC\b", re.IGNORECASE)
 _SCHEDULE = re.compile(r"\b(Interleaved 1F1B|1F1B)\b")
+_COMPILE = re.compile(r"\btorch\.compile\b")
+_ASYNC_TP = re.compile(r"\bAsync ?TP\b")
 
 COLUMNS = {
     "Techniques": "techniques",
@@ -110,6 +112,10 @@ class Values:
     fp8_scaling: str | None
     activation_checkpointing: str | None
     schedule: str | None
+    compile: bool
+    """Whether the caption or the row lists torch.compile among its techniques."""
+    async_tp: bool
+    """Whether the caption or the row lists AsyncTP (asynchronous tensor parallelism)."""
     label: str
     """The row's first cell: what it varies (`FSDP 4, CP 2`, `FSDP + torch.compile`); a number with its
     column's name (`NUM_NODES 4`)."""
@@ -193,6 +199,8 @@ def parse_values(caption: str, header: tuple[str, ...], line: str, report_models
         fp8_scaling=scaling,
         activation_checkpointing=ac,
         schedule=schedule.group(1) if schedule else None,
+        compile=bool(_COMPILE.search(f"{caption} {techniques}")),
+        async_tp=bool(_ASYNC_TP.search(f"{caption} {techniques}")),
         label=row[0] if tables.number(row[0]) is None else f"{header[0]} {row[0]}",
     )
 

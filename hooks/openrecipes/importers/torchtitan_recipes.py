@@ -11,7 +11,9 @@ Where the report publishes its command, it is the recipe's documented `launch`: 
 torchtitan commit the report ran, run the command as first published (when the report's command
 was edited after publication, torchtitan having renamed flags, the notes say so), with the config
 file it names linked at that commit and the values the config and the command set. A report that
-publishes no command has a launch of kind `not-published`, saying so.
+publishes no command gets torchtitan's own documented launcher at the commit it ran, with the row's
+stated settings as its options (`torchtitan_launch`), or a launch of kind `not-published` saying
+which setting could not be mapped.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 from ..checking.scriptinputs import script_inputs
 from ..reading.gitrev import GitError
-from . import firstseen
+from . import firstseen, torchtitan_launch
 from . import torchtitan as tt
 from .common import Import, Planned, Skipped, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
@@ -224,13 +226,31 @@ def _recipe(
         launch = _launch(command, values, config, torchtitan, report, file, source)
         if launch is not None:
             data["launch"] = launch
+    elif torchtitan is not None and torchtitan.commit is not None:
+        # No command in the report: torchtitan's documented launcher at the commit the report ran.
+        data["launch"] = torchtitan_launch.documented(
+            torchtitan_launch.Row(
+                values=values,
+                layout=layout,
+                gpus=gpus,
+                per_node=report.per_node,
+                flavor=model.rsplit(" ", 1)[-1],
+                version=torchtitan,
+                report_url=permalink(file.path, file.commit, torchtitan.line),
+                versions=", ".join(
+                    f"{version.repo} {version.commit or version.shown} ({version.date})"
+                    for name, version in report.versions.items()
+                    if name != "torchtitan"
+                ),
+            ),
+            source,
+        )
     else:
         data["launch"] = {
             "kind": "not-published",
             "reason": (
-                f"The report ({row.path}) publishes no command and names no config file for its tables (torchtitan's "
-                "benchmarks/README.md asks a submission for its configs); its Versions and Dates table names the "
-                "torchtitan commit it ran, not how that commit was launched for these rows."
+                f"The report ({row.path}) publishes no command, names no config file for its tables and names no "
+                "torchtitan commit it ran, so no documented launch of torchtitan can be pinned to it."
             ),
         }
     if float8 and not values.fp8_scaling:
