@@ -10,6 +10,7 @@ not JSON, a run that did not reach the target) is reported with its file and lin
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -352,3 +353,162 @@ def test_imported_results_build_pages_with_time_and_cost_to_train(project: Proje
     header = csv[0].split(",")
     row = next(line for line in csv if AMD_ID in line).split(",")
     assert row[header.index("time_to_train_minutes")] == str(trained.minutes)
+
+
+# --- documented launches of submissions that ship no README of their system ----------------------
+
+V51 = FIXTURES / "mlperf-training-v5.1/4da2d1cd71eb30c855dad12712480ae5ac90dd89"
+V40_LAUNCH = FIXTURES / "mlperf-training-v4.0/62f111b7690f163b269f32e4f93dcaaa13717c9c"
+V50_LAUNCH = FIXTURES / "mlperf-training-v5.0/0fdc28f013256aea84fa36fdaf1e0fa46094b18c"
+
+
+@pytest.fixture(scope="module")
+def v51(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return scratch(tmp_path_factory.mktemp("mlperf"), "training_results_v5.1", V51)
+
+
+@pytest.fixture(scope="module")
+def v40_launch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return scratch(tmp_path_factory.mktemp("mlperf"), "training_results_v4.0", V40_LAUNCH)
+
+
+def launch_of(repo: Path, round_name: str, submitter: str, system: str, config: str) -> dict[str, Any]:
+    """The launch the import writes for a result of `system` that ran `config` (named by its log)."""
+    from openrecipes.importers import mlperf as mp
+
+    source = GitSource.open(repo, "HEAD")
+    benchmark = mp.BENCHMARKS["llama2_70b_lora"]
+    folder = f"{submitter}/results/{system}/llama2_70b_lora"
+    result = mp.Result(round_name, submitter, system, benchmark, folder, (), None)
+    repository = mp.Repository(source, round_name, (result,))
+    launch, _ = mlperf_recipes._launch(
+        repository, result, mp.read_config(source, config), f"{folder}/result_1.txt:4", 8
+    )
+    return launch
+
+
+def assert_cited_lines_exist(repo: Path, launch: dict[str, Any]) -> None:
+    """Every file the launch cites is in the repository at the commit it names, with the lines it cites."""
+    commit = launch["source"]["commit"]
+    for item in launch["source"]["files"]:
+        text = git(repo, "show", f"{commit}:{item['path']}")
+        first, last = item["lines"]
+        assert 1 <= first <= last <= len(text.split("\n")), item
+        assert item["url"].endswith(
+            f"/blob/{commit}/{item['path']}#L{first}-L{last}" if first != last else f"#L{first}"
+        )
+
+
+def blob_id(path: Path) -> str:
+    data = path.read_bytes()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def test_a_submission_without_a_readme_whose_run_sub_is_nvidias_gets_nvidias_documented_launch(v51: Path) -> None:
+    own = "Supermicro/benchmarks/llama2_70b_lora/implementations/AS-8126GS-NB3RT"
+    nvidia = "NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo"
+    assert not (V51 / own / "README.md").exists()
+    assert (V51 / own / "run.sub").read_bytes() == (V51 / nvidia / "run.sub").read_bytes()
+    launch = launch_of(v51, "5.1", "Supermicro", "AS-8126GS-NB3RT", f"{own}/config_DGXB200_1x8x1xtp1pp1cp1.sh")
+    readme = (V51 / nvidia / "README.md").read_text(encoding="utf-8").split("\n")
+    (first, last) = launch["source"]["files"][0]["lines"]
+    # NVIDIA's generic launch block, as written, sourcing the configuration the result ran
+    assert readme[first - 1 : last] == [
+        'export DATADIR="</path/to/dataset>/gov_report"  # set your </path/to/dataset>',
+        'export MODEL="</path/to/dataset>/model"  # set your </path/to/dataset>',
+        'export LOGDIR="</path/to/output_logdir>"  # set the place where the output logs will be saved',
+        "export CONT=<docker/registry>/mlperf-nvidia:llama2_70b_lora-pyt",
+        "source config_<system>.sh  # select config and source it",
+        "sbatch -N $DGXNNODES -t $WALLTIME run.sub  # you may be required to set --account and --partition here",
+    ]
+    assert launch["command"] == "\n".join(
+        [
+            *readme[first - 1 : last - 2],
+            "source config_DGXB200_1x8x1xtp1pp1cp1.sh  # select config and source it",
+            readme[last - 1],
+            "",
+        ]
+    )
+    assert launch["checkout"].endswith(f"cd {own}\n")
+    assert [(item["path"], item["what"]) for item in launch["source"]["files"]] == [
+        (f"{nvidia}/README.md", "the launch steps"),
+        (f"{nvidia}/run.sub", "the run.sub that README launches"),
+        (f"{own}/run.sub", "this submission's run.sub, byte for byte the same"),
+        (f"{own}/config_DGXB200_1x8x1xtp1pp1cp1.sh", "the configuration this result ran (exported variables)"),
+        (f"{own}/config_common.sh", "a file the configuration sources"),
+    ]
+    assert (
+        f"{own} holds no README; its run.sub is byte for byte {nvidia}/run.sub (git blob "
+        f"{blob_id(V51 / own / 'run.sub')}), whose README documents its launch" in launch["notes"]
+    )
+    assert "The README's command sources config_<system>.sh; this result ran" in launch["notes"]
+    assert {item["name"] for item in launch["inputs"]} == {"<Slurm cluster>", "<docker/registry>", "WALLTIME"}
+    assert_cited_lines_exist(v51, launch)
+
+
+def test_a_generic_readme_is_instantiated_with_the_configuration_the_result_ran(v40_launch: Path) -> None:
+    folder = "Fujitsu/benchmarks/llama2_70b_lora/implementations/pytorch"
+    config = f"{folder}/configs/config_GX2560M7_1x4x8xtp4pp1cp1.sh"
+    launch = launch_of(v40_launch, "4.0", "Fujitsu", "GX2560M7_H100_SXM_80GBx4", config)
+    readme = (V40_LAUNCH / folder / "README.md").read_text(encoding="utf-8").split("\n")
+    assert readme[71:73] == [
+        "source configs/config_DGXH100_1x8x8x4x2_fp8.sh  # use appropriate config",
+        "CONT=<container/name> LOGDIR=<path/to/output/dir> DATADIR=<path/to/dataset> MODEL=<path/to/model> "
+        "sbatch -N $DGXNNODES -t $WALLTIME run.sub",
+    ]
+    assert launch["command"] == (
+        "source configs/config_GX2560M7_1x4x8xtp4pp1cp1.sh  # use appropriate config\n" + readme[72] + "\n"
+    )
+    assert launch["checkout"].endswith(f"cd {folder}\n")  # where run.sub is, the README's folder
+    assert [(item["path"], item["lines"]) for item in launch["source"]["files"]] == [
+        (f"{folder}/README.md", [72, 73]),
+        (config, [1, 27]),
+        (f"{folder}/configs/config_GX2560M7_common.sh", [1, 29]),
+    ]
+    notes = launch["notes"]
+    assert "Read from README.md, lines 72-73 (its code blocks, as written)." in notes
+    assert "The README's command sources configs/config_DGXH100_1x8x8x4x2_fp8.sh; this result ran" in notes
+    # the docker alternative at line 79 is said, not appended to the Slurm launch
+    assert "README.md documents 1 other launch block(s) (line(s) 79): alternatives to the first" in notes
+    assert [item["name"] for item in launch["inputs"]] == [
+        "<Slurm cluster>",
+        "<container/name>",
+        "<path/to/output/dir>",
+        "<path/to/dataset>",
+        "<path/to/model>",
+        "WALLTIME",
+    ]
+    assert "container" not in launch  # the image is built from the Dockerfile: an input, not a name
+    assert_cited_lines_exist(v40_launch, launch)
+
+
+def test_a_submission_whose_files_document_no_launch_says_what_is_missing(v51: Path) -> None:
+    own = "Supermicro/benchmarks/llama2_70b_lora/implementations/AS-4126GS-NBR-LCC"
+    config = "config_AS-4126GS-NBR-LCC_1x8x1xtp1pp1cp1.sh"
+    # its run.sub is not NVIDIA's (it differs from it, so no README documents it)
+    assert (V51 / own / "run.sub").read_bytes() != (
+        V51 / "NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo/run.sub"
+    ).read_bytes()
+    launch = launch_of(v51, "5.1", "Supermicro", "AS-4126GS-NBR-LCC", f"{own}/{config}")
+    assert launch == {
+        "kind": "not-published",
+        "reason": (
+            f"The submission documents no launch for AS-4126GS-NBR-LCC: {own} holds no README.md; no script of its "
+            "own sources a configuration and submits run.sub; its run.sub is byte for byte none of the 1 other "
+            "run.sub files of llama2_70b_lora implementations at this commit whose README documents a launch. The "
+            f"configuration it ran is {config} (Supermicro/results/AS-4126GS-NBR-LCC/llama2_70b_lora/result_1.txt:4)."
+        ),
+    }
+
+
+def test_a_fence_with_a_language_opens_a_block_after_a_stray_fence() -> None:
+    from openrecipes.importers import mlperf_launch
+
+    # Oracle's MI300X README opens a fence at line 4 and never closes it
+    readme = V50_LAUNCH / "Oracle/benchmarks/llama2_70b_lora/implementations/1xBM.GPU.MI300X.8/README.md"
+    text = readme.read_text(encoding="utf-8")
+    assert text.split("\n")[3] == "```"
+    blocks = {(block.first, block.last): block.lines for block in mlperf_launch.code_blocks(text)}
+    assert blocks[(10, 10)] == ("docker build -t rocm/amd-mlperf:llama2_70b_training_5.0 .",)
+    assert blocks[(74, 74)] == ("source config_MI300X_1x8x1.sh  # use appropriate config",)
+    assert blocks[(80, 81)] == ("export NEXP=1", "bash run_with_docker.sh")
