@@ -133,7 +133,7 @@ def test_broken_edit_is_reported_and_the_server_recovers(project_and_server: tup
     recipe.write_text(
         SEED.replace("1194.3", "1200.0").replace("usd_per_million_tokens: 1.84", "usd_per_million_tokens: 1.83")
     )
-    server.wait_for(lambda: "1,200.0" in server.get(), "the fixed recipe to be served")
+    server.wait_for(lambda: ">1,200</td>" in server.get(), "the fixed recipe to be served")  # 1200.0: a whole number
 
     # A build that set off another would show within one polling interval of MkDocs' watcher (0.5 s).
     settled = server.builds()
@@ -260,7 +260,7 @@ def test_dirty_serve_rebuilds_edits_and_serves_what_a_full_build_makes(project: 
 
     # A figure every list shows: the home page, the model's and GPU's pages, the charts, the exports.
     project.add_synthetic(OTHERS[0], model="Qwen3.8-27B", gpu="H200", instance="AWS p5en.48xlarge", tokens_per_s=1700.0)
-    server.wait_for(lambda: "1,700.0" in server.get(f"recipes/{OTHERS[0]}/"), "the new throughput")
+    server.wait_for(lambda: ">1,700<" in server.get(f"recipes/{OTHERS[0]}/"), "the new throughput")
     _assert_served_as_built(project, server)
 
     # A recipe removed: its page and files go, as a full build would not write them.
