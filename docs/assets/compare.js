@@ -110,14 +110,15 @@
     return prices.usdPerMillion(gpuOf(record), get(record, "fields.result.tokens_per_s_per_gpu"));
   }
 
-  /** At the recipe's own instance when it has one (what the run cost there), else at the basis. */
-  function runCost(record) {
+  /** A cost (a run's, a time to train's): its GPU-hours (at `figure.hours` in the record) at the
+   * recipe's own instance when it has one (what it cost there), else at the reader's basis. */
+  const cost = (figure) => (record) => {
     const prices = basis();
-    if (!prices || get(record, "derived.instance")) return get(record, "derived.run_cost_usd");
+    if (!prices || get(record, "derived.instance")) return get(record, figure.path);
     const price = prices.usdPerGpuHour(gpuOf(record));
-    const hours = get(record, "fields.result.gpu_hours");
+    const hours = get(record, figure.hours);
     return price === null || !isNumber(hours) ? null : hours * price;
-  }
+  };
 
   function noPrice(record) {
     const prices = basis();
@@ -126,7 +127,7 @@
 
   // A figure the recipe does not publish, or one derived from such a figure, is said to be absent.
   const NOT_PUBLISHED = OR.NOT_PUBLISHED;
-  const noRunCost = (record) => (isNumber(get(record, "fields.result.gpu_hours")) ? "unpriced" : `${NOT_PUBLISHED} (no GPU-hours)`);
+  const noCost = (figure) => (record) => (isNumber(get(record, figure.hours)) ? "unpriced" : figure.no_hours);
 
   // The headline figures, as the registry declares them (hooks/openrecipes/site/facts.py, written
   // into assets/facets.js): where each value is in a record, how it is written (the functions
@@ -142,10 +143,13 @@
     usd: () => usdChange,
     points: (change) => (value, base) => pointChange((value - base) * change.scale, change.places),
   };
-  const RECOMPUTED = { price: { value: usdPerMillion, missing: noPrice }, cost: { value: runCost, missing: noRunCost } };
+  const RECOMPUTED = {
+    price: () => ({ value: usdPerMillion, missing: noPrice }),
+    cost: (figure) => ({ value: cost(figure), missing: noCost(figure) }),
+  };
 
   const METRICS = (OR.figures || []).map((figure) => {
-    const recomputed = RECOMPUTED[figure.kind];
+    const recomputed = RECOMPUTED[figure.kind] ? RECOMPUTED[figure.kind](figure) : null;
     return {
       label: figure.label,
       value: recomputed ? recomputed.value : (record) => get(record, figure.path),

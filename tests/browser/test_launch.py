@@ -180,3 +180,26 @@ def test_compare_says_which_recipe_has_no_launch(tab: Any, launch_site: str) -> 
         f"Neither recipe has a launch to compare. {NONE} has no launch: {reason} {NONE_TOO} has no launch: {reason}"
     )
     assert tab.locator("[data-or-diff-kind='identical']").count() == 0
+
+
+def test_compare_prices_the_time_to_train_at_the_basis(tab: Any, launch_site: str) -> None:
+    """Cost to train is a compare figure like run cost: the GPU-hours of the time to train (its
+    minutes × its GPUs) at the reader's price basis; a recipe without a time to train says so."""
+    import json
+    import urllib.request
+
+    from openrecipes import fmt
+
+    with urllib.request.urlopen(f"{launch_site}api/recipes/{MLPERF}.json") as response:
+        record = json.load(response)
+    minutes, gpus = record["fields"]["result"]["time_to_train"]["minutes"], record["fields"]["gpu"]["count"]
+    assert record["derived"]["train_gpu_hours"] == minutes / 60 * gpus
+    assert (
+        record["derived"]["train_cost_usd"]
+        == record["derived"]["train_gpu_hours"] * record["derived"]["usd_per_gpu_hour"]
+    )
+    tab.goto(f"{launch_site}compare/?a={MLPERF}&b={DEEPSEEK}")
+    row = "[data-or-compare-figures] tr[data-metric='Cost to train'] td"
+    tab.wait_for_function(f'() => document.querySelectorAll("{row}").length === 2')
+    cells = tab.eval_on_selector_all(row, "cells => cells.map(c => c.innerText.trim())")
+    assert cells == [fmt.usd(record["derived"]["train_cost_usd"]), "not published (no time to train)"]

@@ -164,7 +164,12 @@ def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
         "path": entry.recipe.path,
         "title": describe.title(entry.recipe),
         "fields": fields_json(entry),
-        "derived": derived_json(entry.derived),
+        "derived": {
+            **derived_json(entry.derived),
+            # A result trained to a quality target: its GPU-hours and what they cost at the price.
+            "train_gpu_hours": facts.train_gpu_hours(entry),
+            "train_cost_usd": facts.train_cost(entry),
+        },
         "launches": launches_json(entry),
         "checks": [
             {**_plain(check), "field": ".".join(str(part) for part in check.field)} for check in entry.derived.checks

@@ -240,6 +240,10 @@ class Fact:
     figures say so themselves."""
     cell: Cell = "text"
     """How the value is drawn in its section (a price, a hash) and in the table of other recipes."""
+    priced_hours: tuple[str, str] | None = None
+    """For a cost (`cell="cost"`) on the compare page: where the GPU-hours it prices are in a recipe's
+    JSON record, so the page prices them at the reader's basis, and what they come from (said when
+    a recipe has none: "not published (no GPU-hours)")."""
     qualifier: Callable[[Entry], str | None] | None = None
     """What the value is measured against, written after it wherever it is written as text and
     after the label of a headline figure ("vs FP8 peak"); two values with different qualifiers are
@@ -354,7 +358,7 @@ class Fact:
         if self.cell == "price":
             return (("data-usd-per-mtok", None), ("data-gpu", _gpu_key(entry)), ("data-tokens-per-s", _tokens(entry)))
         if self.cell == "cost":
-            return _cost_attributes(entry, _train_gpu_hours(entry) if self.key == "train_cost" else None)
+            return _cost_attributes(entry, train_gpu_hours(entry) if self.key == "train_cost" else None)
         return ()
 
     def change_attributes(self, entry: Entry, base: Entry) -> Attributes:
@@ -573,7 +577,7 @@ def _benchmark(value: Any) -> str:
     return ", ".join(parts)
 
 
-def _train_gpu_hours(entry: Entry) -> float | None:
+def train_gpu_hours(entry: Entry) -> float | None:
     """The GPU-hours of a result's time to train: its minutes × its GPUs (MLPerf's score, say)."""
     fields = entry.recipe.fields
     trained = fields.result.time_to_train if fields.result else None
@@ -582,10 +586,16 @@ def _train_gpu_hours(entry: Entry) -> float | None:
     return trained.minutes / 60 * fields.gpu.count
 
 
+def train_cost(entry: Entry) -> float | None:
+    """What the time to train costs at the price, None without a time to train or a price."""
+    value = _train_cost(entry)
+    return None if value is ABSENT else value
+
+
 def _train_cost(entry: Entry) -> Any:
     """What the time to train costs at the price (the basis, or the recipe's own instance); None
     for a GPU type without a public price, ABSENT without a time to train."""
-    hours = _train_gpu_hours(entry)
+    hours = train_gpu_hours(entry)
     if hours is None:
         return ABSENT
     price = entry.derived.price
@@ -593,7 +603,7 @@ def _train_cost(entry: Entry) -> Any:
 
 
 def _train_cost_notes(entry: Entry) -> tuple[Note, ...]:
-    hours = _train_gpu_hours(entry)
+    hours = train_gpu_hours(entry)
     if hours is None:
         return ()
     fields = entry.recipe.fields
@@ -777,6 +787,7 @@ FACTS: tuple[Fact, ...] = (
         missing=_run_cost_missing,
         compare=Change("usd"),
         cell="cost",
+        priced_hours=("fields.result.gpu_hours", "GPU-hours"),
     ),
     # A result trained to a quality target (MLPerf): how long it took, and what that costs.
     Fact(
@@ -802,6 +813,9 @@ FACTS: tuple[Fact, ...] = (
         notes=_train_cost_notes,
         csv="cost_to_train_usd",
         cell="cost",
+        compare=Change("usd"),
+        record="derived.train_cost_usd",
+        priced_hours=("derived.train_gpu_hours", "time to train"),
     ),
     Fact(
         "status",
@@ -1179,6 +1193,8 @@ def figure_config() -> list[dict[str, Any]]:
             "change": fact.compare.config(),
             # What the value is against, written after it; no difference between different ones.
             "qualifier": fact.qualifier_record,
+            "hours": fact.priced_hours[0] if fact.priced_hours else None,
+            "no_hours": f"{NOT_PUBLISHED} (no {fact.priced_hours[1]})" if fact.priced_hours else None,
         }
         for fact in COMPARED
         if fact.compare is not None and isinstance(fact.show, Format)
