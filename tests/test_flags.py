@@ -31,7 +31,7 @@ def recipe(
 
     fields = SimpleNamespace(
         result=SimpleNamespace(measured=measured),
-        source=SimpleNamespace(published=published) if published else None,
+        source=SimpleNamespace(published=published, first_published=None) if published else None,
     )
     own = instance("AWS p5en.48xlarge", price_age) if price_age is not None else None
     basis = SimpleNamespace(instance=instance("Nebius H200", basis_age)) if basis_age is not None else None
