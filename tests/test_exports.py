@@ -39,7 +39,7 @@ def catalogue(tmp_path_factory: pytest.TempPathFactory, reference: Reference) ->
         project.add_seed()
         project.add_synthetic("llama-3.1-70b/h100/p5", tokens_per_s=900.0, measured=dt.date(2026, 11, 1))
         project.add_synthetic(
-            "llama-3.1-70b/mi300x/onprem", gpu="MI300X", instance=None, tokens_per_s=700.0, status="unverified"
+            "llama-3.1-70b/mi325x/onprem", gpu="MI325X", instance=None, tokens_per_s=700.0, status="unverified"
         )
         return project.root
 
@@ -51,7 +51,7 @@ def catalogue(tmp_path_factory: pytest.TempPathFactory, reference: Reference) ->
 def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildResult) -> None:
     api = json.loads((catalogue.site / "api/recipes.json").read_text(encoding="utf-8"))
     assert api["version"] == 1 and api["count"] == 3
-    assert [r["id"] for r in api["recipes"]] == [SEED_ID, "llama-3.1-70b/h100/p5", "llama-3.1-70b/mi300x/onprem"]
+    assert [r["id"] for r in api["recipes"]] == [SEED_ID, "llama-3.1-70b/h100/p5", "llama-3.1-70b/mi325x/onprem"]
     seed = api["recipes"][0]
     assert seed["url"] == f"recipes/{SEED_ID}/"
     assert (catalogue.site / seed["url"] / "index.html").exists()
@@ -82,7 +82,7 @@ def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildRes
     }
     assert seed["derived"]["instance_usd_per_million_tokens"] == pytest.approx(7.912 / (tokens * 3600) * 1e6)
     assert seed["derived"]["instance"]["name"] == "AWS p5en.48xlarge"
-    assert api["recipes"][2]["derived"]["price_basis"] is None  # no sourced MI300X price
+    assert api["recipes"][2]["derived"]["price_basis"] is None  # no sourced MI325X price
     assert {c["name"]: c["passed"] for c in seed["checks"]}["MFU"] is True
     assert api["recipes"][2]["fields"]["result"]["usd_per_million_tokens"] is None
 
@@ -118,7 +118,7 @@ def test_api_csv_has_the_comparison_columns(catalogue: BuildResult) -> None:
         }
         == rows[0]
     )
-    # No sourced MI300X price: no figure, no basis, no instance; its `instance: null` is written as
+    # No sourced MI325X price: no figure, no basis, no instance; its `instance: null` is written as
     # the page writes it (facts.Fact.null), not as a value left out.
     no_price = ["usd_per_million_tokens", "price_basis", "basis_instance", "basis_usd_per_gpu_hour"]
     no_price += ["instance_usd_per_million_tokens"]
@@ -153,7 +153,7 @@ def test_atom_feed_lists_recipes_newest_first_with_absolute_links(catalogue: Bui
     assert [e.findtext(f"{ATOM}id") for e in entries] == [
         "urn:openrecipes:recipe:llama-3.1-70b/h100/p5",
         f"urn:openrecipes:recipe:{SEED_ID}",
-        "urn:openrecipes:recipe:llama-3.1-70b/mi300x/onprem",
+        "urn:openrecipes:recipe:llama-3.1-70b/mi325x/onprem",
     ]
     assert feed.findtext(f"{ATOM}updated") == "2026-11-01T00:00:00Z"
     usd = fmt.usd(4.5 / (SEED_DATA["result"]["tokens_per_s_per_gpu"] * 3600) * 1e6)
@@ -217,7 +217,7 @@ def test_home_page_lists_recently_added_and_links_the_data(catalogue: BuildResul
     assert re.findall(r'href="(recipes/[^"]+)"', recent) == [
         "recipes/llama-3.1-70b/h100/p5/",
         f"recipes/{SEED_ID}/",
-        "recipes/llama-3.1-70b/mi300x/onprem/",
+        "recipes/llama-3.1-70b/mi325x/onprem/",
     ]
     for target in ("api/recipes.json", "api/recipes.csv", "schema/recipe.schema.json", "feed.xml"):
         assert f'href="{target}"' in home
@@ -225,20 +225,20 @@ def test_home_page_lists_recently_added_and_links_the_data(catalogue: BuildResul
 
 def test_model_and_gpu_pages_list_their_recipes(catalogue: BuildResult) -> None:
     model = catalogue.html("models/llama-3.1-70b/")
-    assert re.findall(r'<tr data-recipe="([^"]+)"', model) == ["llama-3.1-70b/h100/p5", "llama-3.1-70b/mi300x/onprem"]
+    assert re.findall(r'<tr data-recipe="([^"]+)"', model) == ["llama-3.1-70b/h100/p5", "llama-3.1-70b/mi325x/onprem"]
     assert 'href="../../recipes/llama-3.1-70b/h100/p5/"' in model
     assert 'class="or-chart"' not in model  # two recipes: the table says it all (tests/test_charts.py)
     gpu = catalogue.html("gpus/h200/")
     assert re.findall(r'<tr data-recipe="([^"]+)"', gpu) == [SEED_ID]
     assert "NVIDIA H200 SXM 141GB: 989 TFLOP/s dense BF16, 1,979 FP8, 141 GB" in _text(gpu)
     models = _text(catalogue.html("models/"))
-    # Its lowest $ / 1M: 900 tokens/s at Nebius's $3.85 per H100-hour; the MI300X recipe's (no price)
-    # is there, hidden, for a reader who gives MI300X a price.
+    # Its lowest $ / 1M: 900 tokens/s at Nebius's $3.85 per H100-hour; the MI325X recipe's (no price)
+    # is there, hidden, for a reader who gives MI325X a price.
     # A row per training method (these say none), with its best MFU against the BF16 peak.
     n = 70_553_706_496 - 128_256 * 8_192  # Llama 3.1 70B less its input embedding
-    assert f"Llama 3.1 70B not stated 2 $1.19 $1.37 {fmt.percent(6 * n * 900 / 989e12)}" in models
+    assert f"Llama 3.1 70B not stated 2 $1.19 no public price {fmt.percent(6 * n * 900 / 989e12)}" in models
     lowest = re.search(r"<span data-usd-lowest>(.*?)</span></td>", catalogue.html("models/"), re.S).group(1)
-    assert re.findall(r'data-gpu="([^"]+)"[^>]*?( hidden)?>', lowest) == [("H100", ""), ("MI300X", " hidden")]
+    assert re.findall(r'data-gpu="([^"]+)"[^>]*?( hidden)?>', lowest) == [("H100", ""), ("MI325X", " hidden")]
     nav = re.search(r'<nav class="md-nav md-nav--primary[^"]*".*?</nav>\s*</div>', catalogue.html(""), re.S).group(0)
     assert "Models" in nav and "GPUs" in nav and "Compare" in nav
 
