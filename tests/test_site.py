@@ -394,8 +394,10 @@ def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publ
         "Data parallel (DP) 2 (derived: GPUs ÷ (TP × PP × CP))",
         # What MLPerf's logs and configs do not state is said to be unpublished, never filled in.
         "Step-time CV not published GPU-hours not published",
-        "Not published: Virtual pipeline stages (VPP), Expert parallel (EP), Expert tensor parallel (ETP), Sharding,"
-        " Pipeline schedule, Layers per pipeline stage, Offload, Max tokens per GPU.",
+        # Llama 2 70B is dense: its expert degrees do not apply rather than go unpublished.
+        "Expert parallel (EP) does not apply (dense model) Expert tensor parallel (ETP) does not apply (dense model)",
+        "Not published: Virtual pipeline stages (VPP), Sharding, Pipeline schedule, Layers per pipeline stage,"
+        " Offload, Max tokens per GPU.",
         "Not published: Revision, License, Rows SHA-256.",
         # NVIDIA's submission documents how it is launched: the page shows that, labelled as such.
         "The publisher's documented launch How MLCommons (submitted by NVIDIA) launches this configuration",
