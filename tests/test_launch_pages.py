@@ -323,3 +323,27 @@ def test_show_says_how_a_recipe_is_launched(
     out = capsys.readouterr().out
     reason = " ".join(frozen(NOT_PUBLISHED_ID)["launch"]["reason"].split())
     assert f"\nLaunch: not published\n  {reason}\n" in out
+
+
+def test_what_lists_a_recipe_changes_with_its_kind_of_launch_and_not_with_its_text(project: Project) -> None:
+    """`mkdocs serve` remakes the tables when a recipe's listing changes: the Launch column shows
+    the kind, so a launch's kind and whether there is a script are listed; its texts are not."""
+    from openrecipes.loader import load_catalogue
+
+    def listing(recipe_id: str, data: dict[str, Any]) -> str:
+        path = project.add(recipe_id, data)
+        loaded = load_catalogue(project.root)
+        path.unlink()
+        assert len(loaded.entries) == 1, loaded.problems
+        return loaded.entries[0].listing
+
+    base = frozen(NOT_PUBLISHED_ID)
+    reworded = {**base, "launch": {**base["launch"], "reason": base["launch"]["reason"] + " Reworded."}}
+    with_script = {**base, "run": "torchrun train.py\n"}
+    assert listing(NOT_PUBLISHED_ID, base) == listing(NOT_PUBLISHED_ID, reworded)
+    assert listing(NOT_PUBLISHED_ID, base) != listing(NOT_PUBLISHED_ID, with_script)
+    documented = frozen(TORCHTITAN_ID)
+    edited = {**documented, "launch": {**documented["launch"], "notes": "Edited."}}
+    none = {**documented, "launch": {"kind": "not-published", "reason": "The report names no command."}}
+    assert listing(TORCHTITAN_ID, documented) == listing(TORCHTITAN_ID, edited)
+    assert listing(TORCHTITAN_ID, documented) != listing(TORCHTITAN_ID, none)

@@ -215,6 +215,19 @@ def _assert_served_as_built(project: Project, server: Server, gone: tuple[str, .
             server.get_bytes(relative)
 
 
+def _open_mapping(node: dict) -> bool:
+    """Whether a mapping takes keys of the reader's (an environment), not only those it names."""
+    return bool(node.get("patternProperties")) or node.get("additionalProperties") is not False
+
+
+def _edit_texts(items: list) -> None:
+    """Each item's free texts, changed."""
+    for item in items:
+        for key in ("description", "note", "what"):
+            if isinstance(item, dict) and key in item:
+                item[key] += " Edited."
+
+
 def _edited_page_only_fields(data: dict) -> dict:
     """`data` with every field loader.PAGE_ONLY names changed (a text added where the recipe has none)."""
     data = copy.deepcopy(data)
@@ -227,17 +240,21 @@ def _edited_page_only_fields(data: dict) -> dict:
             node = walker.child(node, parent) or {}
         value = holder.get(name)
         text = "string" in schema_types(walker.child(node, name) or {})
-        if (value is None and text) or isinstance(value, str):
+        # An absent text is written only where no condition of the schema ties it to other values
+        # (a launch's reason is for a launch of kind not-published alone).
+        conditional = bool(parents) and any(key in walker.resolve(node) for key in ("allOf", "if", "oneOf"))
+        if (value is None and text and not conditional) or isinstance(value, str):
             holder[name] = (value or "") + "\nEdited where only its page shows it."
         elif value is None:
             continue
-        elif isinstance(value, dict):
+        elif isinstance(value, dict) and _open_mapping(walker.child(node, name) or {}):
             holder[name] = {**value, "EDITED_BY_THE_TEST": "1"}
+        elif isinstance(value, dict):  # a closed mapping (a launch's source): its lists' texts
+            holder[name] = copy.deepcopy(value)
+            for items in holder[name].values():
+                _edit_texts(items if isinstance(items, list) else [])
         else:
-            for item in value:
-                for key in ("description", "note"):
-                    if key in item:
-                        item[key] += " Edited."
+            _edit_texts(value)
     return data
 
 

@@ -64,7 +64,16 @@ class Entry:
 PAGE_ONLY: tuple[tuple[str, ...], ...] = (
     ("notes",),
     ("run",),
-    ("launch",),
+    # A launch's kind is listed (the tables' Launch column); all else of it shows on its page alone.
+    ("launch", "reason"),
+    ("launch", "source"),
+    ("launch", "checkout"),
+    ("launch", "container"),
+    ("launch", "command"),
+    ("launch", "env"),
+    ("launch", "sets"),
+    ("launch", "inputs"),
+    ("launch", "notes"),
     ("env",),
     ("patches",),
     ("layout", "notes"),
@@ -452,7 +461,9 @@ def _listing(display: str, data: dict[str, Any]) -> str:
     shown = dict(data)
     for path in PAGE_ONLY:
         _drop(shown, path)
-    return hashlib.sha256(f"{display}\0{shown!r}".encode()).hexdigest()
+    # Whether there is a script at all is listed (a recipe's launch is as run only with one).
+    has_run = bool(data.get("run"))
+    return hashlib.sha256(f"{display}\0{shown!r}\0{has_run}".encode()).hexdigest()
 
 
 def _drop(data: dict[str, Any], path: tuple[str, ...]) -> None:
