@@ -149,6 +149,8 @@ def test_a_field_added_through_the_registry_alone_is_shown_everywhere_it_is_decl
         "format": {"name": "as_written", "places": None, "suffix": " kWh"},
         "change": {"kind": "relative", "better": -1, "scale": 1.0, "places": 1},
         "qualifier": None,  # measured against nothing named (an MFU names its peak)
+        "hours": None,  # no cost priced from GPU-hours (run cost, cost to train)
+        "no_hours": None,
     }
     rows = json.loads((built.site / "assets/catalogue-rows.json").read_text(encoding="utf-8"))
     assert "example_orchestrator" in rows["columns"] and "example_orchestrator" in rows["facets"]
