@@ -1215,11 +1215,9 @@ def test_check_exits_1_when_a_releases_configuration_changes(
 
 def test_every_recipe_says_how_it_is_launched() -> None:
     """As run (`run`), as the publisher documents it (`launch`), or why the publisher documents none."""
-    kinds = Counter()
     for name, data in _committed():
         launch = data.get("launch")
         assert "run" in data or launch is not None, f"{name}: neither run nor launch"
-        kinds["run" if "run" in data else launch["kind"]] += 1
         if launch is None or launch["kind"] != "documented":
             continue
         files = [item["path"] for item in launch["source"]["files"]]
@@ -1237,7 +1235,11 @@ def test_every_recipe_says_how_it_is_launched() -> None:
             assert any("perf_recipes/" in path or "workload_base_configs.py" in path for path in files), name
         if data.get("source", {}).get("publisher", "").startswith("MLCommons"):
             assert any(re.search(r"/config_[^/]+\.sh$", path) for path in files), name
-    assert kinds["documented"] + kinds["run"] >= 109, kinds
+    # Issue 21: at least 95% of current recipes show a launch (as run, or the publisher's documented one).
+    current = Counter(
+        "run" if "run" in data else data["launch"]["kind"] for _, data in _committed() if "deprecation" not in data
+    )
+    assert (current["documented"] + current["run"]) / sum(current.values()) >= 0.95, current
     # Every Megatron-Bridge row of every imported release has the documented launch of its release.
     megatron = Counter(
         data["launch"]["kind"]
