@@ -222,8 +222,9 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory, reference: Reference) -> 
 def every_attack(pipeline: Pipeline) -> dict[str, bytes]:
     folder, reference = pipeline.main.folder, pipeline.reference
     original = (folder / "reference/gpus.yaml").read_text(encoding="utf-8")
-    # The look-alike GPU: H200's entry again, under a key with a Cyrillic Н.
-    h200 = original[original.index("\nH200:\n") + 1 : original.index("\nB200:\n") + 1]
+    # The look-alike GPU: H200's entry again (to the next top-level key), under a key with a Cyrillic Н.
+    start = original.index("\nH200:\n") + 1
+    h200 = original[start : start + re.search(r"\n(?=\S)", original[start:]).end()]
     lookalike_gpu = h200.replace("H200:\n", f"{LOOKALIKE}:\n", 1)
     lookalike_gpu = lookalike_gpu.replace("  aliases: [H200-SXM, H200 SXM, H200-SXM5-141GB]\n", "  aliases: []\n")
     b200 = "\nB200:\n  name: NVIDIA B200 (HGX/DGX)\n  vendor: "
