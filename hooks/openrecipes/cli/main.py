@@ -358,6 +358,37 @@ def build_parser() -> argparse.ArgumentParser:
     source_command(
         "torchtitan", "pytorch/torchtitan benchmarks/*.md: the rows that publish sequence length and tokens/s per GPU"
     )
+    from .measure import cmd_measure, window  # the measure command's own types, imported when parsing
+
+    measuring = command(
+        "measure",
+        "the result block a training log supports: throughput, step-time variation, GPU-hours, time to train",
+        "Read training logs (MLPerf result_N.txt with :::MLLOG lines, Megatron-LM/Megatron-Bridge iteration lines, "
+        "torchtitan step lines) and print the recipe `result` they support, as YAML, each figure with the log lines "
+        "it came from: tokens/s per GPU over a window that leaves out warm-up (by default the first fifth of the "
+        "logged intervals), the step-time coefficient of variation, GPU-hours, and for MLPerf the time to train "
+        "(run_start to run_stop; several runs scored by MLPerf's rule) and whether the quality target was reached. "
+        "A bad log gets file:line: message and exit status 1, and nothing is printed or written.",
+    )
+    measuring.add_argument(
+        "logs", nargs="+", metavar="LOG", help="one step log, or the result logs of one MLPerf result"
+    )
+    measuring.add_argument("--gpus", type=_positive, metavar="N", help="GPUs the run used (logs do not say)")
+    measuring.add_argument(
+        "--seq-length", type=_positive, metavar="N", help="tokens per sequence, where the log does not print it"
+    )
+    measuring.add_argument(
+        "--window",
+        type=window,
+        metavar="A:B",
+        help="first and last step measured, inclusive (default: leave out warm-up)",
+    )
+    measuring.add_argument(
+        "--write",
+        metavar="RECIPE",
+        help="set these keys of the recipe's result in place (comments kept), if it validates",
+    )
+    measuring.set_defaults(run=cmd_measure)
     mlperf = source_command(
         "mlperf",
         "mlcommons/training_results_vX.Y: every closed-division LLM result (Llama 2 70B LoRA, Llama 3.1 405B and 8B, "

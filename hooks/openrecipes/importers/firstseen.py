@@ -17,8 +17,10 @@ found after one says so, since it may have been there earlier.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..reading.gitrev import GitError
 from .gitsource import GitSource
@@ -100,3 +102,15 @@ def unread_notes(history: History, seen: FirstSeen) -> list[str]:
         f"First published: versions of the file before the first one found to hold this row could not be read "
         f"({versions}); the row may have been printed earlier."
     ]
+
+
+def first_published(
+    history: History, key: Hashable, link: Callable[[FirstSeen], str]
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """`source.first_published` of the row known by `key` (its date, commit and `link` to its line
+    there), and a note when versions before it could not be read; None when it was never seen."""
+    seen = history.first.get(key)
+    if seen is None:
+        return None, []
+    data = {"date": dt.date.fromisoformat(seen.date), "commit": seen.commit, "url": link(seen)}
+    return data, unread_notes(history, seen)

@@ -217,16 +217,7 @@ def _history_rows(path: str, text: str) -> Iterator[tuple[tuple[Any, ...], int]]
 
 
 def _first_published(row: mb.Row, history: firstseen.History) -> tuple[dict[str, Any] | None, list[str]]:
-    """`source.first_published` of a row, and a note when versions before it could not be read."""
-    seen = history.first.get(row_key(row))
-    if seen is None:
-        return None, []
-    data = {
-        "date": dt.date.fromisoformat(seen.date),
-        "commit": seen.commit,
-        "url": _permalink(seen.commit, seen.path, seen.line),
-    }
-    return data, firstseen.unread_notes(history, seen)
+    return firstseen.first_published(history, row_key(row), lambda seen: _permalink(seen.commit, seen.path, seen.line))
 
 
 def _recipe(
@@ -827,8 +818,8 @@ def _launch_image(
         return (
             f"{rule.value}:{release}",
             (
-                f"The image tag: the README's rule names XX.YY releases only; {rule.value}:{release} is written in {path} "
-                f"({permalink_at(releases.source.commit, path, line)})."
+                f"The image tag: the README's rule names XX.YY releases only; {rule.value}:{release} is written "
+                f"in {path} ({permalink_at(releases.source.commit, path, line)})."
             ),
             None,
         )

@@ -118,16 +118,7 @@ def _history_rows(path: str, text: str) -> Iterator[tuple[tuple[Any, ...], int]]
 
 
 def _first_published(row: tt.Row, history: firstseen.History) -> tuple[dict[str, Any] | None, list[str]]:
-    """`source.first_published` of a row, and a note when versions before it could not be read."""
-    seen = history.first.get(row_key(row))
-    if seen is None:
-        return None, []
-    data = {
-        "date": dt.date.fromisoformat(seen.date),
-        "commit": seen.commit,
-        "url": permalink(seen.path, seen.commit, seen.line),
-    }
-    return data, firstseen.unread_notes(history, seen)
+    return firstseen.first_published(history, row_key(row), lambda seen: permalink(seen.path, seen.commit, seen.line))
 
 
 def _recipe(
