@@ -77,7 +77,7 @@
   }
 
   function rowFromElement(tr, columns) {
-    const row = { id: tr.getAttribute("data-recipe"), tr, texts: {}, values: {}, details: {}, facets: {} };
+    const row = { id: tr.getAttribute("data-recipe"), tr, texts: {}, values: {}, details: {}, facets: {}, hours: {} };
     for (const filter of FILTERS) row.facets[filter.name] = tr.getAttribute(`data-${filter.name}`) || "";
     for (const [key, column] of columns) {
       const cell = tr.cells[column.index];
@@ -90,6 +90,8 @@
       } else {
         row.texts[key] = cell.textContent.trim();
       }
+      // A cost priced again at the reader's basis (none at the recipe's own instance): its GPU-hours.
+      if (column.cell === "cost") row.hours[key] = cell.hasAttribute("data-gpu") ? Number(cell.getAttribute("data-gpu-hours")) : null;
     }
     return row;
   }
@@ -120,17 +122,19 @@
         values: source.value ? expand(source.value, count) : texts,
         details: source.detail ? expand(source.detail, count) : null,
         detailLabel: source.detail_label || "",
+        hours: source.hours ? expand(source.hours, count) : null,
       });
     }
     return rowIndexes(data, group).map((i) => {
       const id = data.id[i];
-      const row = { id, tr: null, url: urls[i], tokens: data.tokens[i], derived: derived.has(i), texts: {}, values: {}, details: {}, facets: {} };
+      const row = { id, tr: null, url: urls[i], tokens: data.tokens[i], derived: derived.has(i), texts: {}, values: {}, details: {}, facets: {}, hours: {} };
       for (const [name, values] of facets) row.facets[name] = values[i] ?? "";
       for (const column of cols) {
         row.texts[column.key] = column.texts[i];
         const value = column.values[i];
         row.values[column.key] = value === null || value === undefined ? "" : String(value);
         if (column.details && column.details[i]) row.details[column.key] = [column.detailLabel, column.details[i]];
+        if (column.hours) row.hours[column.key] = column.hours[i] ?? null;
       }
       row.gpu = row.facets.gpu || "";
       return row;
@@ -146,6 +150,27 @@
     return row.values.usd ? Number(row.values.usd) : null;
   }
 
+  /** A row's cost in column `key` (a time to train's, say) at the reader's basis, when the page
+   * prices it (`row.hours`); else, and until the presets are loaded, what the build wrote. */
+  function rowCost(row, key) {
+    const hours = row.hours ? row.hours[key] : null;
+    if (hours !== null && hours !== undefined && OR.priceBasis && OR.priceBasis.loaded()) {
+      const price = OR.priceBasis.usdPerGpuHour(row.gpu);
+      return price === null ? null : hours * price;
+    }
+    const value = row.values[key];
+    return value === "" || value === undefined ? null : Number(value);
+  }
+
+  /** A cost cell at the reader's basis, as price.js writes one. */
+  function showCost(cell, row, key) {
+    const hours = row.hours ? row.hours[key] : null;
+    if (hours === null || hours === undefined || !OR.priceBasis || !OR.priceBasis.loaded()) return;
+    const cost = rowCost(row, key);
+    cell.textContent = cost === null ? "unpriced" : OR.usd(cost);
+    cell.setAttribute("data-value", cost === null ? "" : String(cost));
+  }
+
   /**
    * Column `key` as a number per row (indexed by row.index) that sorts as the column does: the
    * value itself when every value is a number, else its rank among the column's values; NaN for a
@@ -154,7 +179,12 @@
    */
   function columnKeys(rows, key, column, usd) {
     const ranks = new Float64Array(rows.length);
-    if (column && column.cell === "price") {
+    if (column && column.cell === "cost") {
+      rows.forEach((row, i) => {
+        const cost = rowCost(row, key);
+        ranks[i] = cost === null ? NaN : cost;
+      });
+    } else if (column && column.cell === "price") {
       rows.forEach((row, i) => {
         const value = usd(row);
         ranks[i] = value === null || row.derived ? NaN : value;
@@ -216,6 +246,11 @@
           h("span", { class: `or-badge or-badge--${value}` }, text),
           detail ? [" ", h("span", { class: `or-badge or-badge--${detail}` }, `${name}: ${detail}`)] : null,
         );
+      }
+      if (column.cell === "cost") {
+        const hours = row.hours ? row.hours[key] : null;
+        const priced = hours !== null && hours !== undefined;
+        return h("td", { ...common, class: "or-num", "data-run-cost": priced || null, "data-gpu-hours": priced ? hours : null, "data-gpu": priced ? row.gpu : null }, text);
       }
       if (column.cell === "price") {
         // Whose price the figure is at, as the build writes it (the provider of the basis's instance).
@@ -637,6 +672,7 @@
         const column = Array.from(this.columns.values()).find((c) => c.cell === "price");
         const cell = column ? row.tr.cells[column.index] : null;
         if (cell && OR.priceBasis && OR.priceBasis.loaded()) showPrice(cell, row.gpu, this.usd(row));
+        for (const [key, cost] of this.columns) if (cost.cell === "cost") showCost(row.tr.cells[cost.index], row, key);
         row.drawnSerial = this.priceSerial;
       }
       return row.tr;

@@ -203,3 +203,24 @@ def test_compare_prices_the_time_to_train_at_the_basis(tab: Any, launch_site: st
     tab.wait_for_function(f'() => document.querySelectorAll("{row}").length === 2')
     cells = tab.eval_on_selector_all(row, "cells => cells.map(c => c.innerText.trim())")
     assert cells == [fmt.usd(record["derived"]["train_cost_usd"]), "not published (no time to train)"]
+
+
+def test_the_tables_cost_to_train_column_follows_the_price_basis(tab: Any, launch_site: str) -> None:
+    """The catalogue's Cost to train column prices each time to train (minutes × GPUs) at the
+    reader's basis, as the recipe page does; recipes without one sort last either way."""
+    import json
+    import urllib.request
+
+    from openrecipes import fmt
+
+    with urllib.request.urlopen(f"{launch_site}api/recipes/{MLPERF}.json") as response:
+        hours = json.load(response)["derived"]["train_gpu_hours"]
+    for direction in ("asc", "desc"):
+        tab.goto(f"{launch_site}?sort=train_cost&dir={direction}&H100=2")
+        cells = "[data-or-catalogue] tbody tr td[data-key='train_cost']"
+        tab.wait_for_function(
+            f'expected => document.querySelector("{cells}")?.textContent === expected', arg=fmt.usd(hours * 2)
+        )
+        texts = tab.eval_on_selector_all(cells, "cells => cells.map(c => c.textContent)")
+        assert texts[:2] == [fmt.usd(hours * 2)] * 2, texts
+        assert set(texts[2:]) == {"not published"}, texts

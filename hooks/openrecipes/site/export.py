@@ -270,6 +270,8 @@ def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dic
         values = [_sort_value(fact.sort_value(entry)) for entry in entries]
         if values != texts:
             column["value"] = _column(values)
+        if fact.column == "cost":  # priced again at the reader's basis, where the recipe has no instance
+            column["hours"] = _column([fact.basis_hours(entry) for entry in entries])
         if fact.detail:
             detail = facts.BY_KEY[fact.detail]
             column["detail"] = _column(

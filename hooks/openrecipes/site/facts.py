@@ -183,6 +183,17 @@ class Note:
 
 
 @dataclass(frozen=True)
+class PricedHours:
+    """The GPU-hours a cost prices: a run's, or a time to train's (its minutes × its GPUs)."""
+
+    record: str
+    """Where they are in a recipe's JSON record (the compare page reads them there)."""
+    source: str
+    """What they come from, said when a recipe has none: "not published (no GPU-hours)"."""
+    read: Callable[[Entry], float | None]
+
+
+@dataclass(frozen=True)
 class Fact:
     key: str
     """Stable name: the CSV column, the table's `data-key` and filter name, the address's `sort=`."""
@@ -240,10 +251,9 @@ class Fact:
     figures say so themselves."""
     cell: Cell = "text"
     """How the value is drawn in its section (a price, a hash) and in the table of other recipes."""
-    priced_hours: tuple[str, str] | None = None
-    """For a cost (`cell="cost"`) on the compare page: where the GPU-hours it prices are in a recipe's
-    JSON record, so the page prices them at the reader's basis, and what they come from (said when
-    a recipe has none: "not published (no GPU-hours)")."""
+    priced_hours: PricedHours | None = None
+    """For a cost (`cell="cost"`): the GPU-hours it prices, which the page scripts price again at
+    the reader's basis (the recipe page, the catalogue tables, the compare page)."""
     qualifier: Callable[[Entry], str | None] | None = None
     """What the value is measured against, written after it wherever it is written as text and
     after the label of a headline figure ("vs FP8 peak"); two values with different qualifiers are
@@ -358,8 +368,16 @@ class Fact:
         if self.cell == "price":
             return (("data-usd-per-mtok", None), ("data-gpu", _gpu_key(entry)), ("data-tokens-per-s", _tokens(entry)))
         if self.cell == "cost":
-            return _cost_attributes(entry, train_gpu_hours(entry) if self.key == "train_cost" else None)
+            hours = self.priced_hours.read(entry) if self.priced_hours else None
+            return () if hours is None else _cost_attributes(entry, hours)
         return ()
+
+    def basis_hours(self, entry: Entry) -> float | None:
+        """The GPU-hours of a cost the page prices at the reader's basis; None for one at the
+        recipe's own instance (what it cost there) or without hours."""
+        if self.cell != "cost" or self.priced_hours is None or entry.derived.instance is not None:
+            return None
+        return self.priced_hours.read(entry)
 
     def change_attributes(self, entry: Entry, base: Entry) -> Attributes:
         """What price.js finds a price's difference from `base`'s by, to write it at the reader's basis."""
@@ -385,11 +403,9 @@ def _tokens(entry: Entry) -> float:
     return entry.recipe.fields.result.tokens_per_s_per_gpu
 
 
-def _cost_attributes(entry: Entry, hours: float | None = None) -> Attributes:
-    """A run cost: price.js recomputes it at the reader's basis unless the recipe names its instance
-    (`hours`: the GPU-hours priced, by default the run's own)."""
+def _cost_attributes(entry: Entry, hours: float) -> Attributes:
+    """A cost: price.js prices `hours` again at the reader's basis unless the recipe names its instance."""
     own = entry.derived.instance is not None
-    hours = entry.recipe.fields.result.gpu_hours if hours is None else hours
     return (("data-run-cost", None), ("data-gpu-hours", hours), *(() if own else (("data-gpu", _gpu_key(entry)),)))
 
 
@@ -575,6 +591,10 @@ def _benchmark(value: Any) -> str:
     if value.availability:
         parts.append(f"{value.availability} ({value.status})" if value.status else value.availability)
     return ", ".join(parts)
+
+
+def _run_gpu_hours(entry: Entry) -> float | None:
+    return entry.recipe.fields.result.gpu_hours
 
 
 def train_gpu_hours(entry: Entry) -> float | None:
@@ -787,7 +807,7 @@ FACTS: tuple[Fact, ...] = (
         missing=_run_cost_missing,
         compare=Change("usd"),
         cell="cost",
-        priced_hours=("fields.result.gpu_hours", "GPU-hours"),
+        priced_hours=PricedHours("fields.result.gpu_hours", "GPU-hours", _run_gpu_hours),
     ),
     # A result trained to a quality target (MLPerf): how long it took, and what that costs.
     Fact(
@@ -812,10 +832,11 @@ FACTS: tuple[Fact, ...] = (
         omit_missing=True,
         notes=_train_cost_notes,
         csv="cost_to_train_usd",
+        column="cost",
         cell="cost",
         compare=Change("usd"),
         record="derived.train_cost_usd",
-        priced_hours=("derived.train_gpu_hours", "time to train"),
+        priced_hours=PricedHours("derived.train_gpu_hours", "time to train", train_gpu_hours),
     ),
     Fact(
         "status",
@@ -1193,8 +1214,8 @@ def figure_config() -> list[dict[str, Any]]:
             "change": fact.compare.config(),
             # What the value is against, written after it; no difference between different ones.
             "qualifier": fact.qualifier_record,
-            "hours": fact.priced_hours[0] if fact.priced_hours else None,
-            "no_hours": f"{NOT_PUBLISHED} (no {fact.priced_hours[1]})" if fact.priced_hours else None,
+            "hours": fact.priced_hours.record if fact.priced_hours else None,
+            "no_hours": f"{NOT_PUBLISHED} (no {fact.priced_hours.source})" if fact.priced_hours else None,
         }
         for fact in COMPARED
         if fact.compare is not None and isinstance(fact.show, Format)
