@@ -137,7 +137,7 @@ def test_clicking_a_header_sorts_numbers_as_numbers_with_unpriced_last_both_ways
 
     sort_by(page, "mfu")
     sort_by(page, "mfu")
-    assert row_ids(page)[0] == "llama-3.1-70b/mi300x/onprem"  # 64.8%: the highest MFU, though unpriced
+    assert row_ids(page)[0] == "llama-3.1-70b/mi325x/onprem"  # 64.8%: the highest MFU, though unpriced
 
     page.click("[data-or-default-order]")
     assert row_ids(page) == DEFAULT_ORDER
@@ -499,7 +499,7 @@ def test_compare_shows_differences_under_a_cent_and_says_what_a_recipe_does_not_
 
 
 def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any, site: Site) -> None:
-    page.goto(site.url + f"compare/?a={SEED_ID}&b=llama-3.1-8b/h100/cheap&c=llama-3.1-70b/mi300x/onprem")
+    page.goto(site.url + f"compare/?a={SEED_ID}&b=llama-3.1-8b/h100/cheap&c=llama-3.1-70b/mi325x/onprem")
     page.wait_for_selector("[data-or-compare-figures]")
     assert page.locator("[data-or-compare-figures] thead th").count() == 4
     price_cells = page.eval_on_selector_all(
@@ -515,11 +515,11 @@ def test_compare_three_recipes_against_the_seed_and_change_the_choice(page: Any,
     assert cheap.filter(has_text=re.compile(r"^\+")).count() == 3
 
     page.click(
-        "[data-or-compare-chosen] li[data-recipe='llama-3.1-70b/mi300x/onprem'] button:has-text('Make baseline')"
+        "[data-or-compare-chosen] li[data-recipe='llama-3.1-70b/mi325x/onprem'] button:has-text('Make baseline')"
     )
-    assert query(page) == {"a": ["llama-3.1-70b/mi300x/onprem"], "b": [SEED_ID], "c": ["llama-3.1-8b/h100/cheap"]}
+    assert query(page) == {"a": ["llama-3.1-70b/mi325x/onprem"], "b": [SEED_ID], "c": ["llama-3.1-8b/h100/cheap"]}
     page.click(f"[data-or-compare-chosen] li[data-recipe='{SEED_ID}'] button:has-text('Remove')")
-    assert query(page) == {"a": ["llama-3.1-70b/mi300x/onprem"], "b": ["llama-3.1-8b/h100/cheap"]}
+    assert query(page) == {"a": ["llama-3.1-70b/mi325x/onprem"], "b": ["llama-3.1-8b/h100/cheap"]}
     page.go_back()
     page.wait_for_function("() => new URL(location.href).searchParams.has('c')")
     page.wait_for_function("() => document.querySelectorAll('[data-or-compare-figures] thead th').length === 4")
@@ -599,9 +599,9 @@ def test_compare_with_unknown_ids_says_so(page: Any, site: Site, watch: Watch) -
         "models/",
         "models/llama-3.1-70b/",
         "gpus/",
-        "gpus/mi300x/",
+        "gpus/mi325x/",
         SEED_PAGE,
-        "recipes/llama-3.1-70b/mi300x/onprem/",
+        "recipes/llama-3.1-70b/mi325x/onprem/",
         "compare/",
         "methodology/",
         "data/",
