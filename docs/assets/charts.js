@@ -364,18 +364,27 @@
       chart.replaceChildren(...parts);
     }
 
-    /** The panel the address names (?model=, as the tables filter), else the file's choice. */
-    initialPanel(params) {
+    /**
+     * The panel of the model the address names (?model=, as the tables filter): its own panel, else
+     * its first of another training method ("Llama 3 70B · LoRA"); -1 for none.
+     */
+    namedPanel(params) {
       const named = params.get("model");
-      const found = named ? this.file.panels.findIndex((panel) => panel.name === named) : -1;
+      if (!named) return -1;
+      const exact = this.file.panels.findIndex((panel) => panel.name === named);
+      return exact >= 0 ? exact : this.file.panels.findIndex((panel) => String(panel.name).startsWith(`${named} · `));
+    }
+
+    /** The panel the address names, else the file's choice. */
+    initialPanel(params) {
+      const found = this.namedPanel(params);
       const chosen = Number.isInteger(this.file.selected) ? this.file.selected : 0;
       return found >= 0 ? found : Math.min(Math.max(chosen, 0), this.file.panels.length - 1);
     }
 
     /** Back or forward to another ?model=: show it when this chart has it. */
     follow(params) {
-      const named = params.get("model");
-      const found = named ? this.file.panels.findIndex((panel) => panel.name === named) : -1;
+      const found = this.namedPanel(params);
       if (found < 0 || found === this.index) return;
       this.index = found;
       if (this.select) this.select.value = String(found);

@@ -46,6 +46,7 @@ SET_BASIS = """prices => {
         missing: () => "no price",
         showMissing: element => { element.textContent = "no price"; },
         isDefault: () => false,
+        provider: gpu => (usdPerGpuHour(gpu) === null ? null : "Stub cloud"),
     };
     document.dispatchEvent(new CustomEvent("openrecipes:prices"));
 }"""
@@ -168,12 +169,13 @@ def test_the_chart_drawn_without_a_price_basis_is_the_file_the_build_wrote(page:
 
 def test_a_page_of_several_models_has_a_picker(page: Any, site: Site) -> None:
     """Home has a cost chart per model; the test catalogue has one model with enough recipes, so
-    the file is given a second panel (Llama 3.1 8B, the same points at twice the throughput)."""
+    the file is given a second panel (Llama 3.1 8B, the same points at twice the throughput). The
+    catalogue's recipes state no training method, so each panel is named with it."""
 
     def two_panels(route: Any) -> None:
         file = route.fetch().json()
         other = json.loads(json.dumps(file["panels"][0]))
-        other["name"] = "Llama 3.1 8B"
+        other["name"] = "Llama 3.1 8B · method not stated"
         for trace in other["figure"]["data"]:
             trace["x"] = [x * 2 if x is not None else None for x in trace["x"]]
             for point in trace.get("customdata", []):
@@ -186,14 +188,15 @@ def test_a_page_of_several_models_has_a_picker(page: Any, site: Site) -> None:
     page.goto(site.url)
     page.wait_for_function(DRAWN)
     select = page.locator(".or-chart select")
-    assert select.locator("option").all_text_contents() == ["Llama 3.1 70B", "Llama 3.1 8B"]
+    options = ["Llama 3.1 70B · method not stated", "Llama 3.1 8B · method not stated"]
+    assert select.locator("option").all_text_contents() == options
     assert page.locator(".or-chart label:has(select)").text_content().startswith("Model")
     first = page.evaluate(xs)
-    select.select_option(label="Llama 3.1 8B")
+    select.select_option(label=options[1])
     page.wait_for_function(f"first => JSON.stringify(({xs})()) !== JSON.stringify(first)", arg=first)
     assert page.evaluate(xs) == [x * 2 for x in first]
 
-    # The address's model (as the table's model filter writes it) chooses the panel.
+    # The address's model (as the table's model filter writes it, without a method) chooses its panel.
     page.goto(site.url + "?model=Llama+3.1+8B")
     page.wait_for_function(DRAWN)
     assert select.input_value() == "1"
