@@ -28,7 +28,7 @@ from typing import Any
 
 from .. import fmt
 from ..checking.scriptinputs import script_inputs
-from ..measuring import mllog
+from ..measuring import mllog, score
 from ..problems import Problem
 from . import mlperf as mp
 from . import mlperf_launch
@@ -254,11 +254,12 @@ def _runs(result: mp.Result) -> tuple[list[Run], str]:
 
 
 def _counted(runs: Sequence[Run]) -> tuple[list[Run], Run, Run]:
-    """The runs the score counts: all but the fastest and the slowest; a run that did not reach the
-    target is the slowest (MLPerf's rule), whatever its time."""
-    ordered = sorted(runs, key=lambda run: (not run.verdict.reached, run.time.milliseconds))
-    ordered = [run for run in ordered if run.verdict.reached] + [run for run in ordered if not run.verdict.reached]
-    return ordered[1:-1], ordered[0], ordered[-1]
+    """The runs the score counts, the one dropped as the fastest and the one as the slowest
+    (measuring.score, the rule `openrecipes measure` scores by; `_runs` keeps three or more with at
+    most one that missed the target)."""
+    scored = score.mlperf_score([run.time.minutes for run in runs], [run.verdict.reached for run in runs])
+    assert isinstance(scored, score.Score) and scored.fastest is not None and scored.slowest is not None, scored
+    return [runs[index] for index in scored.counted], runs[scored.fastest], runs[scored.slowest]
 
 
 def _time_to_train(

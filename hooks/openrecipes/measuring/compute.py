@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from ..problems import Problem
 from . import mllog
 from .mllog import MlperfLog, Where, located
+from .score import mlperf_score
 from .steps import Step, StepLog
 
 WARMUP_FRACTION = 5
@@ -224,29 +225,37 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
         if isinstance(timed, Problem):
             problems.append(timed)
             continue
-        verdict = mllog.verdict(log)
-        if not verdict.reached:
-            where = verdict.status.at.line if verdict.status else 0
-            problems.append(located(log.path, where, f"the quality target was not reached: {verdict.reason}"))
-            continue
-        runs.append((log, timed, verdict))
+        runs.append((log, timed, mllog.verdict(log)))
     if problems:
         return None, tuple(problems)
+    # MLPerf's rule (measuring.score, as the MLPerf importer scores): a run that missed the target
+    # is dropped as the slowest of three or more; otherwise it leaves no score.
+    scored = mlperf_score([run[1].minutes for run in runs], [run[2].reached for run in runs])
+    if isinstance(scored, str):
+        return None, tuple(
+            located(
+                log.path,
+                verdict.status.at.line if verdict.status else 0,
+                f"the quality target was not reached: {verdict.reason}",
+            )
+            for log, _, verdict in runs
+            if not verdict.reached
+        )
     figures: list[Figure] = []
     notes: list[str] = []
-    log, timed, verdict = runs[0]
-    minutes = [run[1].minutes for run in runs]
+    missed = [run for run in runs if not run[2].reached]
+    if missed:
+        notes.append(f"{missed[0][0].path} did not reach the target and is dropped as the slowest (MLPerf's rule)")
+    log, timed, verdict = next(run for run in runs if run[2].reached)
     run_lines = tuple(where for run in runs for where in run[1].lines)
-    kept = sorted(minutes)
+    score = scored.minutes
+    kept = scored.counted
     if len(runs) >= 3:
-        kept = kept[1:-1]
-        score = statistics.fmean(kept)
         scoring = (
             f"mean of the {len(runs)} runs without the fastest and the slowest, each timed from run_start to run_stop"
             " (MLPerf's rule); computed by openrecipes measure from the logs"
         )
     else:
-        score = statistics.fmean(minutes)
         scoring = (
             (
                 "run_start to run_stop of one run"
@@ -265,7 +274,7 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
         Figure(
             "time_to_train",
             {"minutes": round(score, 3), "quality_target": target, "scoring": scoring}
-            | ({"runs_counted": len(kept) if len(runs) >= 3 else len(runs)} if len(runs) > 1 else {}),
+            | ({"runs_counted": len(kept)} if len(runs) > 1 else {}),
             run_lines,
             "; ".join(
                 f"{run[0].path}: {run[1].minutes:.3f} min from run_start (line {run[1].start.at.line}) to run_stop"
@@ -276,7 +285,7 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
     )
     if len(runs) > 1:
         figures.append(Figure("runs", len(runs), run_lines, "the result logs given"))
-        notes.append(f"throughput, window and GPU-hours are the first log's ({log.path})")
+        notes.append(f"throughput, window and GPU-hours are the first log's that reached the target ({log.path})")
     start = log.run_start
     assert start is not None
     figures.append(
