@@ -63,3 +63,23 @@ def test_measure_drops_a_run_that_missed_its_target_as_the_slowest(
     assert code == 1 and err.endswith("2 problems: no figure printed\n")
     assert f"{logs[1]}:4:1: the quality target was not reached" in out + err
     assert f"{logs[4]}:4:1: the quality target was not reached" in out + err
+
+
+def test_a_log_without_tracked_stats_is_measured_over_its_run_as_the_importer_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from openrecipes.measuring import compute, mllog
+
+    head = _event("submission_benchmark", 1).replace('"value": null', '"value": "llama2_70b_lora"')
+    text = head + _event("run_start", 0) + _event("eval_start", 600_000) + _event("eval_stop", 660_000)
+    text += _event("eval_accuracy", 700_000).replace("null", "0.92")
+    text += _event("run_stop", 1_260_000, status="success", samples_count=3_000)
+    path = tmp_path / "result_0.txt"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "measure", path, "--gpus", "8", "--seq-length", "8192")
+    assert code == 0, err
+    # 3,000 samples × 8,192 tokens over 1,260 s less the 60 s evaluation, ÷ 8 GPUs.
+    assert yaml.safe_load(out)["result"]["tokens_per_s_per_gpu"] == round(3000 * 8192 / 1200 / 8, 1)
+    log, problems = mllog.parse_mllog(text, str(path))
+    assert not problems and log is not None
+    assert compute.training_rate(log) == compute.TrainingRate(3000, 1200.0, 0, True)

@@ -28,7 +28,7 @@ from typing import Any
 
 from .. import fmt
 from ..checking.scriptinputs import script_inputs
-from ..measuring import mllog, score
+from ..measuring import compute, mllog, score
 from ..problems import Problem
 from . import mlperf as mp
 from . import mlperf_launch
@@ -39,6 +39,10 @@ from .mlperf import lines as _lines
 IMPORTER = "mlperf"
 SCORING_RULE = f"{mllog.RULES}#L509"
 SCALING_RULE = f"{mllog.RULES}#L528-L530"
+
+MODELS_WITHOUT_REFERENCE = frozenset({"GPT-3 175B"})
+"""Benchmarks' models reference/models.yaml has no sourced entry for: their results are skipped with
+why (as an accelerator without a reference entry is), until the model is added with its sources."""
 
 # The accelerator as the system description names it (accelerator_model_name): reference/gpus.yaml key.
 # Searched in order; the first pattern found in the name decides.
@@ -161,6 +165,12 @@ def _recipe(repository: mp.Repository, result: mp.Result) -> Planned | Skipped:
         return Skipped(
             where,
             f"accelerator {accelerator!r} is not a GPU of reference/gpus.yaml (ACCELERATORS in mlperf_recipes.py)",
+        )
+    if result.benchmark.model in MODELS_WITHOUT_REFERENCE:
+        return Skipped(
+            where,
+            f"{result.benchmark.model} is not a model of reference/models.yaml: with no sourced size its MFU could "
+            "not be recomputed (MODELS_WITHOUT_REFERENCE in mlperf_recipes.py)",
         )
     nodes, per_node = _count(description.get("number_of_nodes")), _count(description.get("accelerators_per_node"))
     if nodes is None or per_node is None:
@@ -333,69 +343,47 @@ def _correctness(runs: Sequence[Run], time_to_train: dict[str, Any]) -> dict[str
 def _throughput(
     runs: Sequence[Run], row_tokens: int, gpus: int, sequence: mllog.Event | None, benchmark: mp.Benchmark
 ) -> tuple[float | None, str]:
+    """Tokens/s per GPU over the counted runs, each measured as `openrecipes measure` measures a log
+    by default (measuring.compute.training_rate)."""
     counted, _, _ = _counted(runs)
-    samples = 0
-    seconds = 0.0
-    evals_excluded = True
+    rates = []
     for run in counted:
-        trained = _samples(run.log)
-        if trained is None:
-            return (
-                None,
-                f"{run.file.path}: neither run_stop nor an evaluation logs samples_count, so no "
-                "throughput can be derived",
-            )
-        evaluation = _evaluation_seconds(run.log)
-        if evaluation is None:
-            evals_excluded = False
-            evaluation = 0.0
-        samples += trained
-        seconds += run.time.milliseconds / 1000 - evaluation
-    if seconds <= 0:
-        return None, "the runs' training time is not positive"
+        rate = compute.training_rate(run.log)
+        if isinstance(rate, str):
+            return None, f"{run.file.path}: {rate}, so no throughput can be derived"
+        rates.append(rate)
+    samples = sum(rate.samples for rate in rates)
+    seconds = sum(rate.seconds for rate in rates)
     value = samples * row_tokens / seconds / gpus
     where = (
         f"max_sequence_length {row_tokens:,} ({sequence.at})"
         if sequence
         else f"{row_tokens:,} ({benchmark.sequence_source})"
     )
+    blocks = sum(rate.blocks for rate in rates)
+    whole = [rate for rate in rates if not rate.blocks]
+    how = []
+    if blocks:
+        how.append(
+            f"the logs' own tracked_stats throughput (samples/s of the whole system) of each run's training blocks "
+            f"but the first, which holds warm-up and compilation ({blocks} blocks), weighted by their samples"
+        )
+    if whole:
+        evaluations = (
+            " less the evaluations (eval_start to eval_stop)"
+            if all(rate.evaluations_excluded for rate in whole)
+            else " (evaluations included where the logs do not time them)"
+        )
+        how.append(
+            f"for {fmt.plural(len(whole), 'run')} whose log has no tracked_stats, the samples trained to run_stop "
+            f"(its samples_count) over the time from run_start to run_stop{evaluations}"
+        )
     note = (
-        f"Derived, not printed: over the {fmt.plural(len(counted), 'counted run')}, "
-        "the samples trained from run_start to run_stop "
-        f"(run_stop's samples_count, {samples:,} in all) × tokens per sample, {where}, ÷ the time from run_start to "
-        f"run_stop{EVALUATIONS[evals_excluded]}, "
-        f"{seconds:,.1f} s, ÷ {gpus} GPUs. It counts every token of a packed sample, padding included."
+        f"Derived, not printed: over the {fmt.plural(len(counted), 'counted run')}, {'; and '.join(how)} "
+        f"({samples:,} samples in all, {seconds:,.1f} s) × tokens per sample, {where}, ÷ {gpus} GPUs: as openrecipes "
+        "measure measures a log by default. It counts every token of a packed sample, padding included."
     )
     return round(value, 1), note
-
-
-EVALUATIONS = {
-    True: " less the evaluations (eval_start to eval_stop)",
-    False: " (evaluations included: the logs do not time them)",
-}
-
-
-def _samples(log: mllog.MlperfLog) -> int | None:
-    stop = log.run_stop
-    for event in (stop, *reversed(log.evaluations)):
-        if event is None or (stop is not None and event.at.line > stop.at.line):
-            continue
-        value = event.metadata.get("samples_count")
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return None
-
-
-def _evaluation_seconds(log: mllog.MlperfLog) -> float | None:
-    starts, stops = log.all("eval_start"), log.all("eval_stop")
-    if not starts or len(starts) != len(stops):
-        return None
-    total = 0.0
-    for start, stop in zip(starts, stops, strict=True):
-        if stop.time_ms < start.time_ms or stop.at.line < start.at.line:
-            return None
-        total += (stop.time_ms - start.time_ms) / 1000
-    return total
 
 
 # --- what the system description says ------------------------------------------------------------

@@ -322,11 +322,26 @@ def _mlperf(logs: list[MlperfLog], settings: Settings) -> tuple[Measurement | No
         figures.append(Figure("throughput_note", how, lines, how))
         figures.append(Figure("window", [first, last], lines, "the optimizer steps of the blocks measured"))
         figures.append(Figure("window_tokens", samples * seq, lines, "the blocks' samples × sequence length"))
+    elif not blocks and settings.gpus and seq:
+        # No tracked_stats: the samples trained to run_stop over the run's time less its
+        # evaluations (training_rate, as the MLPerf importer measures such a log).
+        rate = training_rate(log)
+        if isinstance(rate, str):
+            notes.append(f"tokens_per_s_per_gpu: {rate}")
+        else:
+            stop_at = log.run_stop.at if log.run_stop else log.run_start.at
+            evaluations = " less the evaluations" if rate.evaluations_excluded else " (evaluations not timed)"
+            how = (
+                f"Computed by openrecipes measure: the log has no 'tracked_stats' throughput, so the samples trained"
+                f" to run_stop ({rate.samples}) × {seq} tokens per sample over the time from run_start to run_stop"
+                f"{evaluations}, {rate.seconds:,.1f} s, ÷ {settings.gpus} GPUs (--gpus)."
+            )
+            value = round(rate.samples * seq / rate.seconds / settings.gpus, 1)
+            figures.append(Figure("tokens_per_s_per_gpu", value, (log.run_start.at, stop_at), how))
+            figures.append(Figure("throughput_note", how, (log.run_start.at, stop_at), how))
     elif not blocks:
-        notes.append(
-            "tokens_per_s_per_gpu: the log has no 'tracked_stats' throughput"
-            " (samples over the time since run_start would count evaluations)"
-        )
+        missing = [flag for flag, value in (("--gpus", settings.gpus), ("--seq-length", seq)) if not value]
+        notes.append(f"tokens_per_s_per_gpu: needs {' and '.join(missing)}")
     else:
         missing = [flag for flag, value in (("--gpus", settings.gpus), ("--seq-length", seq)) if not value]
         if batch is None:
@@ -379,6 +394,69 @@ def _mlperf_sequence(log: MlperfLog, settings: Settings) -> tuple[int | None, Pr
     return settings.seq_length, None
 
 
+def training_blocks(log: MlperfLog) -> list[tuple[mllog.Event, int, float]]:
+    """The `tracked_stats` blocks measured by default (`openrecipes measure` and the MLPerf
+    importer alike): each with its samples and samples/s, all but the first, which holds warm-up
+    and compilation (the only one, when there is one)."""
+    blocks = _blocks(log)
+    return blocks[1:] or blocks
+
+
+@dataclass(frozen=True)
+class TrainingRate:
+    """What an MLPerf run trained and in how long, as measured by default."""
+
+    samples: int
+    seconds: float
+    blocks: int
+    """The `tracked_stats` blocks it is over; 0 when the log has none and the whole run is used."""
+    evaluations_excluded: bool
+    """For the whole run: whether the evaluations' time (eval_start to eval_stop) is left out."""
+
+
+def training_rate(log: MlperfLog) -> TrainingRate | str:
+    """The samples and seconds of a run's training, for tokens/s: MLPerf's own `tracked_stats`
+    blocks but the first (training_blocks); a log without any, the samples trained to run_stop
+    over the time from run_start to run_stop less the evaluations. Else why there is none."""
+    blocks = training_blocks(log)
+    if blocks:
+        return TrainingRate(
+            sum(count for _, count, _ in blocks), sum(count / rate for _, count, rate in blocks), len(blocks), True
+        )
+    samples = _samples_trained(log)
+    timed = mllog.time_to_train(log)
+    if samples is None or isinstance(timed, Problem):
+        return "the log has neither tracked_stats nor a samples_count at run_stop or an evaluation"
+    evaluation = _evaluation_seconds(log)
+    seconds = timed.milliseconds / 1000 - (evaluation or 0.0)
+    if seconds <= 0:
+        return "the run's training time is not positive"
+    return TrainingRate(samples, seconds, 0, evaluation is not None)
+
+
+def _samples_trained(log: MlperfLog) -> int | None:
+    stop = log.run_stop
+    for event in (stop, *reversed(log.evaluations)):
+        if event is None or (stop is not None and event.at.line > stop.at.line):
+            continue
+        value = event.metadata.get("samples_count")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def _evaluation_seconds(log: MlperfLog) -> float | None:
+    starts, stops = log.all("eval_start"), log.all("eval_stop")
+    if not starts or len(starts) != len(stops):
+        return None
+    total = 0.0
+    for start, stop in zip(starts, stops, strict=True):
+        if stop.time_ms < start.time_ms or stop.at.line < start.at.line:
+            return None
+        total += (stop.time_ms - start.time_ms) / 1000
+    return total
+
+
 def _blocks(log: MlperfLog) -> list[tuple[mllog.Event, int, float]]:
     """Each `tracked_stats` with its samples since the previous one and its samples/s."""
     blocks = []
@@ -397,7 +475,7 @@ def _mlperf_window(
     log: MlperfLog, blocks: list[tuple[mllog.Event, int, float]], batch: int, asked: tuple[int, int] | None
 ) -> tuple[list[tuple[mllog.Event, int, float]], Problem | None]:
     if asked is None:
-        return (blocks[1:] or blocks), None  # the first block holds warm-up (and compilation)
+        return training_blocks(log), None
     low, high = asked
     chosen = []
     for event, count, rate in blocks:
