@@ -347,3 +347,13 @@ def test_what_lists_a_recipe_changes_with_its_kind_of_launch_and_not_with_its_te
     none = {**documented, "launch": {"kind": "not-published", "reason": "The report names no command."}}
     assert listing(TORCHTITAN_ID, documented) == listing(TORCHTITAN_ID, edited)
     assert listing(TORCHTITAN_ID, documented) != listing(TORCHTITAN_ID, none)
+
+
+@pytest.mark.parametrize("recipe_id", [*FROZEN, SEED_ID])
+def test_the_kind_a_recipe_is_listed_by_is_its_first_launchs(recipe_id: str) -> None:
+    """The tables ask every recipe its kind of launch without making its scripts (primary_kind)."""
+    path = FIXTURES / "recipes" / f"{recipe_id}.yaml"
+    fields = Schema.load(REPO / "schema/recipe.schema.yaml").record(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert launches.primary_kind(fields) == launches.launches(fields)[0].kind
+    both = dataclasses.replace(fields, run="echo run\n")
+    assert launches.primary_kind(both) == launches.launches(both)[0].kind == "as-run"

@@ -15,6 +15,32 @@ if TYPE_CHECKING:
 _ID_PART = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+def github_permalink(repository: str, commit: str, path: str, first: int | None = None, last: int | None = None) -> str:
+    """A link to `path` (and its lines `first` to `last`) at `commit` of `repository` on GitHub."""
+    anchor = "" if not first else f"#L{first}" if last in (None, first) else f"#L{first}-L{last}"
+    return f"https://github.com/{repository}/blob/{commit}/{path}{anchor}"
+
+
+@dataclass(frozen=True)
+class Cited:
+    """Lines of a publisher's file that a launch rests on (the whole file when `first` is None)."""
+
+    path: str
+    first: int | None
+    last: int | None
+    what: str
+
+    def launch_file(self, repository: str, commit: str) -> dict[str, Any]:
+        """The entry of `launch.source.files` that cites it, linked at `commit`."""
+        lines = {"lines": [self.first, self.last or self.first]} if self.first is not None else {}
+        return {
+            "path": self.path,
+            **lines,
+            "what": self.what,
+            "url": github_permalink(repository, commit, self.path, self.first, self.last),
+        }
+
+
 @dataclass(frozen=True)
 class Planned:
     """One recipe an import would write."""

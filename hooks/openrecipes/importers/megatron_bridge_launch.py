@@ -39,6 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .common import Cited
 from .gitsource import GitSource
 
 VERSION_INDEX = ("51885cf132b2814188b6855c25a8588254274c2a", "docs/versions1.json")
@@ -133,16 +134,6 @@ ORDER = ("gpus", "tp", "pp", "vp", "cp", "ep", "etp", "gbs", "mbs", "seq_length"
 _PICKER_NAME = re.compile(r"^(\S+?)(?: \(latest\))? · (\S+)$")
 _RUNNER = re.compile(r"`((?:uv run )?python) scripts/performance/setup_experiment\.py --account")
 _NEMO_RUN_INSTALL = "pip install git+https://github.com/NVIDIA-NeMo/Run.git"
-
-
-@dataclass(frozen=True)
-class Cited:
-    """Lines of a file at the release's commit that the launch rests on."""
-
-    path: str
-    first: int
-    last: int
-    what: str
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from ..checking.scriptinputs import script_inputs
 from . import firstseen
 from . import megatron_bridge as mb
 from . import megatron_bridge_launch as launches
-from .common import Import, Planned, Skipped, name_part, recipe_id
+from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 from .megatron_bridge_context import Cited, Context, read_context
 from .supersede import Configuration, supersede
@@ -90,8 +90,7 @@ class PageFile:
 
 
 def permalink(file: FileAtCommit, line: int | None = None) -> str:
-    anchor = f"#L{line}" if line else ""
-    return f"https://github.com/{mb.REPOSITORY}/blob/{file.commit}/{file.path}{anchor}"
+    return github_permalink(mb.REPOSITORY, file.commit, file.path, line)
 
 
 def read_pages(source: GitSource) -> list[PageFile]:
@@ -776,15 +775,7 @@ def _launch(
         "source": {
             "repository": mb.REPOSITORY,
             "commit": commit,
-            "files": [
-                {
-                    "path": cited.path,
-                    "lines": [cited.first, cited.last],
-                    "what": cited.what,
-                    "url": _permalink(commit, cited.path, cited.first, cited.last),
-                }
-                for cited in cited_files
-            ],
+            "files": [cited.launch_file(mb.REPOSITORY, commit) for cited in cited_files],
         },
         "checkout": (
             f"git clone {CLONE_URL}\ncd Megatron-Bridge\n"
@@ -967,7 +958,4 @@ def permalink_at(commit: str, path: str, line: int | None = None) -> str:
 
 
 def _permalink(commit: str, path: str, first: int | None = None, last: int | None = None) -> str:
-    anchor = ""
-    if first:
-        anchor = f"#L{first}" if not last or last == first else f"#L{first}-L{last}"
-    return f"https://github.com/{mb.REPOSITORY}/blob/{commit}/{path}{anchor}"
+    return github_permalink(mb.REPOSITORY, commit, path, first, last)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..reading.gitrev import GitError, run_git
 from . import mlperf as mp
+from .common import Cited
 from .gitsource import GitSource
 from .mlperf import lines as _lines
 
@@ -40,14 +41,6 @@ _CONFIG_FLAG = re.compile(r"(--config_sh\s+)(\S+)")
 _COMMON = re.compile(r"config_(common\w*|mounts\w*|.*_common)\.sh")
 _IMAGE = re.compile(r"(?:\bCONT|\bIMAGE_NAME)=[\"']?([A-Za-z0-9][A-Za-z0-9_.\-/]*:[A-Za-z0-9_.\-]+)[\"']?(?:\s|$)")
 _PULL = re.compile(r"\bdocker\s+pull\s+([A-Za-z0-9][A-Za-z0-9_.\-/]*:[A-Za-z0-9_.\-]+)\s*$")
-
-
-@dataclass(frozen=True)
-class Cited:
-    path: str
-    first: int
-    last: int
-    what: str
 
 
 @dataclass(frozen=True)

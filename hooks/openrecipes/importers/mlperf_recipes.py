@@ -32,7 +32,7 @@ from ..measuring import compute, mllog, score
 from ..problems import Problem
 from . import mlperf as mp
 from . import mlperf_launch
-from .common import Import, Planned, Skipped, name_part, recipe_id
+from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 from .mlperf import lines as _lines
 
@@ -682,15 +682,7 @@ def _launch(
             env[name] = item.value
     cited = [*(item.path for item in found.cited), *(file.path for file in config.files)]
     commit = _last_commit(source, cited)
-    files = [
-        {
-            "path": item.path,
-            "lines": [item.first, item.last],
-            "what": item.what,
-            "url": _permalink(repository, commit, item.path, item.first, item.last),
-        }
-        for item in found.cited
-    ]
+    files = [item.launch_file(repository.name, commit) for item in found.cited]
     for index, file in enumerate(config.files):
         total = max(1, len(_lines(file.text)))
         files.append(
@@ -830,8 +822,7 @@ def _last_commit(source: GitSource, paths: Sequence[str]) -> str:
 def _permalink(
     repository: mp.Repository, commit: str, path: str, first: int | None = None, last: int | None = None
 ) -> str:
-    anchor = "" if first is None else f"#L{first}" if last in (None, first) else f"#L{first}-L{last}"
-    return f"https://github.com/{repository.name}/blob/{commit}/{path}{anchor}"
+    return github_permalink(repository.name, commit, path, first, last)
 
 
 def _link(repository: mp.Repository, file: FileAtCommit, line: int | None = None) -> str:

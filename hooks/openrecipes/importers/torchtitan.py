@@ -377,3 +377,18 @@ def parse_command(statement: Statement) -> Command:
                 options[name] = value
             index += 1
     return Command(statement.text, statement.line, options)
+
+
+def toml_lines(text: str) -> dict[str, tuple[int, str]]:
+    """Each `section.key` a TOML train config writes: its line and the line as written, without a
+    trailing comment (the values torchtitan's configs quote hold no " #")."""
+    found: dict[str, tuple[int, str]] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            section = stripped.strip("[]")
+        elif "=" in stripped and not stripped.startswith("#"):
+            key = f"{section}.{stripped.split('=', 1)[0].strip()}"
+            found.setdefault(key, (number, re.sub(r"\s+#.*$", "", stripped)))
+    return found

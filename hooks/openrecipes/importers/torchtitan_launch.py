@@ -27,6 +27,7 @@ from typing import Any
 
 from ..reading.gitrev import GitError
 from . import torchtitan as tt
+from .common import Cited, github_permalink
 from .gitsource import GitSource
 
 README = "README.md"
@@ -71,14 +72,6 @@ class Setting:
         return f"--{self.option.name}" + ("" if self.value is None else f" {self.value}")
 
 
-@dataclass(frozen=True)
-class Cited:
-    path: str
-    first: int | None
-    last: int | None
-    what: str
-
-
 def options(text: str) -> dict[str, Option]:
     """Every option config_manager.py defines, read with `ast` (never imported), with its lines."""
     found: dict[str, Option] = {}
@@ -97,8 +90,7 @@ def options(text: str) -> dict[str, Option]:
 
 
 def permalink(path: str, commit: str, first: int | None = None, last: int | None = None) -> str:
-    anchor = "" if first is None else f"#L{first}" if last in (None, first) else f"#L{first}-L{last}"
-    return f"https://github.com/{tt.REPOSITORY}/blob/{commit}/{path}{anchor}"
+    return github_permalink(tt.REPOSITORY, commit, path, first, last)
 
 
 def _show(source: GitSource, path: str, commit: str) -> list[str]:
@@ -177,17 +169,9 @@ def train_config(source: GitSource, commit: str, flavor: str) -> TrainConfig:
         )
     path, text, table = found[0]
     values = {f"{section}.{key}": value for section, entries in table.items() for key, value in entries.items()}
-    lines: dict[str, int] = {}
-    written: dict[str, str] = {}
-    section = ""
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("[") and stripped.endswith("]"):
-            section = stripped.strip("[]")
-        elif "=" in stripped and not stripped.startswith("#"):
-            key = f"{section}.{stripped.split('=', 1)[0].strip()}"
-            lines.setdefault(key, number)
-            written.setdefault(key, re.sub(r"\s+#.*$", "", stripped))  # the values quoted here hold no " #"
+    found_lines = tt.toml_lines(text)
+    lines = {key: number for key, (number, _) in found_lines.items()}
+    written = {key: line for key, (_, line) in found_lines.items()}
     return TrainConfig(path, values, lines, written)
 
 
@@ -458,15 +442,7 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
         "source": {
             "repository": tt.REPOSITORY,
             "commit": commit,
-            "files": [
-                {
-                    "path": item.path,
-                    **({"lines": [item.first, item.last or item.first]} if item.first is not None else {}),
-                    "what": item.what,
-                    "url": permalink(item.path, commit, item.first, item.last),
-                }
-                for item in cited
-            ],
+            "files": [item.launch_file(tt.REPOSITORY, commit) for item in cited],
         },
         "checkout": (
             f"git clone https://github.com/{tt.REPOSITORY}.git\ncd torchtitan\n"

@@ -32,7 +32,7 @@ from ..checking.scriptinputs import script_inputs
 from ..reading.gitrev import GitError
 from . import firstseen, torchtitan_launch
 from . import torchtitan as tt
-from .common import Import, Planned, Skipped, name_part, recipe_id
+from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 
 IMPORTER = "torchtitan"
@@ -82,8 +82,7 @@ class Config:
 
 
 def permalink(path: str, commit: str, line: int | None = None) -> str:
-    anchor = f"#L{line}" if line else ""
-    return f"https://github.com/{tt.REPOSITORY}/blob/{commit}/{path}{anchor}"
+    return github_permalink(tt.REPOSITORY, commit, path, line)
 
 
 def build(source: GitSource) -> Import:
@@ -382,14 +381,7 @@ def _config(command: tt.Command, torchtitan: tt.Version | None, source: GitSourc
     except (GitError, ValueError):  # no such file at that commit, or not TOML
         return None
     values: dict[str, Any] = {}
-    lines: dict[str, int] = {}
-    section = ""
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("[") and stripped.endswith("]"):
-            section = stripped.strip("[]")
-        elif "=" in stripped and not stripped.startswith("#"):
-            lines[f"{section}.{stripped.split('=', 1)[0].strip()}"] = number
+    lines = {key: number for key, (number, _) in tt.toml_lines(text).items()}
     for section_name, entries in table.items():
         if isinstance(entries, dict):
             for key, value in entries.items():

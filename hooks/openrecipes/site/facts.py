@@ -854,7 +854,7 @@ FACTS: tuple[Fact, ...] = (
     Fact(
         "launch",
         "Launch",
-        lambda entry: launch.primary(entry.recipe.fields).kind,
+        lambda entry: launch.primary_kind(entry.recipe.fields),
         show=launch.LABELS.__getitem__,
         facet="Any launch",
         facet_value=launch.LABELS.__getitem__,

@@ -107,9 +107,13 @@ def launches(fields: Any) -> tuple[Launch, ...]:
     return tuple(found)
 
 
-def primary(fields: Any) -> Launch:
-    """The launch a recipe is listed by: its own script when it has one, else the publisher's."""
-    return launches(fields)[0]
+def primary_kind(fields: Any) -> Kind:
+    """The kind of launch a recipe is listed by (`launches(fields)[0].kind`), without making its
+    scripts: the tables, filters and CSV ask it of every recipe."""
+    if fields.run:
+        return "as-run"
+    documented = fields.launch
+    return "documented" if documented is not None and documented.kind == "documented" else "not-published"
 
 
 def env_exports(pairs: Sequence[tuple[str, str]], *, quote: bool) -> str:
