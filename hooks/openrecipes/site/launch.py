@@ -79,16 +79,6 @@ class Launch:
     def label(self) -> str:
         return LABELS[self.kind]
 
-    @property
-    def variables(self) -> tuple[Variable, ...]:
-        """What the script requires to be set (each stops it when unset)."""
-        return tuple(item for item in self.inputs if item.required)
-
-    @property
-    def prerequisites(self) -> tuple[Variable, ...]:
-        """What it needs that is no variable (`<Slurm cluster>`), said in its header."""
-        return tuple(item for item in self.inputs if not item.required)
-
 
 def launches(fields: Any) -> tuple[Launch, ...]:
     """Every launch a recipe publishes, the as-run script first; a recipe with none has one of
