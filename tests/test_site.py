@@ -281,9 +281,15 @@ def test_search_finds_a_recipe_by_model_gpu_framework_author_and_dataset(project
     assert "torchrun" not in seed_text and "Tensor parallel" not in seed_text and "sha256" not in seed_text.lower()
 
 
-def test_theme_uses_system_fonts_and_no_repository_api(seed_site: BuildResult) -> None:
+def test_theme_uses_the_sites_own_fonts_and_no_repository_api(seed_site: BuildResult) -> None:
     html = seed_site.html("")
     assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
+    # The site's own: the stylesheet before the theme's overrides, the body face preloaded.
+    assert '<link rel="stylesheet" href="assets/openrecipes-fonts.css">' in html
+    preload = '<link rel="preload" href="assets/vendor/fonts/roboto-latin-400-normal.woff2" as="font"'
+    assert preload in html
+    for name in ("openrecipes-fonts.css", "vendor/fonts/roboto-latin-400-normal.woff2", "vendor/fonts/roboto.LICENSE"):
+        assert (seed_site.site / "assets" / name).is_file(), name
     assert 'data-md-component="source"' not in html  # would fetch stars from api.github.com
 
 

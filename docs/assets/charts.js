@@ -341,7 +341,9 @@
       this.file = file;
       this.signal = signal;
       this.touch = touchScreen();
-      this.queue = Promise.resolve();
+      // Plotly measures its labels as it lays them out: drawn before the site's fonts arrive, the
+      // legend and margins would be sized in a fallback font. A font that fails is no reason to wait.
+      this.queue = document.fonts ? document.fonts.ready.catch(() => undefined) : Promise.resolve();
       this.armed = null; // on a touch screen, the point whose tooltip the first tap showed
       this.plot = OR.h("div", { class: "or-chart__plot", role: "figure", "aria-label": file.label || "chart" });
       this.note = OR.h("div", { class: "or-chart__notes" });

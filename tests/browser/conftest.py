@@ -147,6 +147,69 @@ def browser_context(playwright: Any, site: Site, tmp_path_factory: pytest.TempPa
         context.close()
 
 
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+"""Debian's fonts-dejavu-core: the only fonts a machine with `chromium --no-install-recommends` has."""
+FONT_SETUPS = ("default-fonts", "dejavu-only")
+"""The machine's fonts as they are, and DejaVu alone: the site draws its text in its own fonts, so a
+page must be laid out the same in both (with DejaVu Sans as the body font, tables overflowed)."""
+
+
+def dejavu_only_fontconfig(folder: Path) -> Path:
+    """A fontconfig configuration that finds no font but DejaVu's, with its cache in `folder`."""
+    if not (DEJAVU / "DejaVuSans.ttf").is_file():
+        problem = f"DejaVu fonts are not installed in {DEJAVU} (apt-get install fonts-dejavu-core)"
+        if IN_CI:
+            pytest.fail(f"CI must test the layout with DejaVu only, but {problem}", pytrace=False)
+        pytest.skip(problem)
+    conf = folder / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n<fontconfig>\n'
+        f"  <dir>{DEJAVU}</dir>\n  <cachedir>{folder / 'cache'}</cachedir>\n"
+        # The system's rules (sans-serif is DejaVu Sans, hinting) but none of its font folders.
+        '  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n',
+        encoding="utf-8",
+    )
+    return conf
+
+
+@pytest.fixture(scope="session")
+def dejavu_only_context(playwright: Any, site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A browser like `browser_context`'s that has only DejaVu fonts, started for the tests that ask."""
+    conf = dejavu_only_fontconfig(tmp_path_factory.mktemp("fontconfig"))
+    browser = playwright.chromium.launch(
+        executable_path=chromium.CHROMIUM,
+        headless=True,
+        args=chromium.ARGS,
+        env={**os.environ, "FONTCONFIG_FILE": str(conf)},
+    )
+    context = browser.new_context(viewport=VIEWPORT, color_scheme="light", service_workers="block")
+    context.set_default_timeout(15_000)
+    try:
+        yield context
+    finally:
+        context.close()
+        browser.close()
+
+
+@pytest.fixture(params=FONT_SETUPS)
+def fonts_context(request: pytest.FixtureRequest) -> Any:
+    """The browser of each font setup in turn (`FONT_SETUPS`)."""
+    return request.getfixturevalue("browser_context" if request.param == "default-fonts" else "dejavu_only_context")
+
+
+@pytest.fixture
+def fonts_page(fonts_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
+    """`page`, once in each font setup."""
+    with watched_tab(fonts_context, site.url, watch) as tab:
+        yield tab
+        forget_the_price_basis(tab)
+
+
+def fonts_loaded(tab: Any) -> None:
+    """Wait until the page's web fonts have loaded: a layout measured before would be a fallback's."""
+    tab.evaluate("() => document.fonts.ready.then(() => document.fonts.status)")
+
+
 @pytest.fixture(scope="session")
 def touch_context(playwright: Any) -> Iterator[Any]:
     """A phone: a touch screen as the only pointer (`pointer: coarse`), 390 × 844. A browser of its

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import SEED_ID
 
-from .conftest import Site
+from .conftest import Site, fonts_loaded
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -47,6 +47,7 @@ def open_at(page: Any, site: Site, path: str, size: dict[str, int]) -> None:
     page.goto(site.url + path)
     if path.startswith("compare/"):
         page.wait_for_selector("[data-or-compare-fields] tbody tr")
+    fonts_loaded(page)
 
 
 @pytest.mark.parametrize("path", ["", SEED_PAGE, "models/llama-3.1-70b/", COMPARE_PAGE, "methodology/", "about/"])
@@ -90,9 +91,9 @@ def test_the_navigation_is_in_the_drawer_on_a_phone(page: Any, site: Site, path:
         "contributing/",
     ],
 )
-def test_no_table_is_clipped_at_1440_px(page: Any, site: Site, path: str) -> None:
-    open_at(page, site, path, DESKTOP)
-    assert page.evaluate(CLIPPED_TABLES) == []
+def test_no_table_is_clipped_at_1440_px(fonts_page: Any, site: Site, path: str) -> None:
+    open_at(fonts_page, site, path, DESKTOP)
+    assert fonts_page.evaluate(CLIPPED_TABLES) == []
 
 
 def test_data_pages_use_the_width_of_the_screen(page: Any, site: Site) -> None:
@@ -106,7 +107,8 @@ def test_data_pages_use_the_width_of_the_screen(page: Any, site: Site) -> None:
     assert widths[COMPARE_PAGE] >= 1350 and widths[""] >= 1350
 
 
-def test_every_check_result_badge_is_whole_at_1440_px(page: Any, site: Site) -> None:
+def test_every_check_result_badge_is_whole_at_1440_px(fonts_page: Any, site: Site) -> None:
+    page = fonts_page
     open_at(page, site, SEED_PAGE, DESKTOP)
     cut = page.eval_on_selector_all(
         "table.or-checks .or-badge",
@@ -128,7 +130,8 @@ def test_both_recipes_of_a_comparison_are_side_by_side(page: Any, site: Site, si
         assert max(rights) <= size["width"], table
 
 
-def test_headline_figures_are_two_a_row_on_a_phone(page: Any, site: Site) -> None:
+def test_headline_figures_are_two_a_row_on_a_phone(fonts_page: Any, site: Site) -> None:
+    page = fonts_page
     open_at(page, site, SEED_PAGE, PHONE)
     tops = page.eval_on_selector_all(".or-figures > .or-figure", "els => els.map(e => e.getBoundingClientRect().top)")
     assert len(tops) == 7 and tops[0] == tops[1] and tops[2] == tops[3] and tops[1] < tops[2]
@@ -155,9 +158,9 @@ def test_formulas_wrap_instead_of_being_clipped(page: Any, site: Site, size: dic
 
 
 @pytest.mark.parametrize("path", ["", SEED_PAGE, COMPARE_PAGE, "methodology/", "schema/"])
-def test_nothing_widens_the_page_on_a_phone(page: Any, site: Site, path: str) -> None:
-    open_at(page, site, path, PHONE)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+def test_nothing_widens_the_page_on_a_phone(fonts_page: Any, site: Site, path: str) -> None:
+    open_at(fonts_page, site, path, PHONE)
+    assert fonts_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_a_table_wider_than_a_phone_scrolls_in_a_region_the_keyboard_reaches(page: Any, site: Site) -> None:

@@ -19,7 +19,7 @@ from openrecipes.reading.reference import Reference
 from openrecipes_tools import chromium
 from openrecipes_tools.synthetic import recipe_data
 
-from .conftest import Site, Watch, forget_the_price_basis, project_served_at, watched_tab
+from .conftest import Site, Watch, fonts_loaded, forget_the_price_basis, project_served_at, watched_tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -102,6 +102,14 @@ def tab(browser_context: Any, wide: Site) -> Iterator[Any]:
         forget_the_price_basis(opened)
 
 
+@pytest.fixture
+def fonts_tab(fonts_context: Any, wide: Site) -> Iterator[Any]:
+    """`tab`, once with the machine's fonts and once with DejaVu's alone."""
+    with watched_tab(fonts_context, wide.url, Watch()) as opened:
+        yield opened
+        forget_the_price_basis(opened)
+
+
 # What scrolls sideways or is cut off: the page, the matrix and what holds it up to its own box
 # (`.or-matrix`; the training method's tabs around it scroll their labels by Material's design), and
 # a matrix reaching past the article.
@@ -122,10 +130,12 @@ SIDEWAYS = """() => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_matrix_of_twelve_gpu_types_fits_1440_px(tab: Any, wide: Site, scheme: str) -> None:
+def test_the_matrix_of_twelve_gpu_types_fits_1440_px(fonts_tab: Any, wide: Site, scheme: str) -> None:
+    tab = fonts_tab
     tab.emulate_media(color_scheme=scheme)
     tab.set_viewport_size(DESKTOP)
     tab.goto(wide.url)
+    fonts_loaded(tab)
     matrix = tab.locator(".or-matrix").first
     columns = matrix.locator("thead th[data-gpu]").evaluate_all("ths => ths.map(th => th.dataset.gpu)")
     assert sorted(columns) == sorted(TWELVE)
@@ -150,10 +160,12 @@ def test_the_matrix_of_twelve_gpu_types_fits_1440_px(tab: Any, wide: Site, schem
     assert broken == []
 
 
-def test_the_matrix_of_twelve_gpu_types_is_a_list_on_a_phone(tab: Any, wide: Site) -> None:
+def test_the_matrix_of_twelve_gpu_types_is_a_list_on_a_phone(fonts_tab: Any, wide: Site) -> None:
+    tab = fonts_tab
     tab.emulate_media(color_scheme="dark")
     tab.set_viewport_size(PHONE)
     tab.goto(wide.url)
+    fonts_loaded(tab)
     assert tab.evaluate(SIDEWAYS) == []
     right = tab.eval_on_selector_all(
         ".or-matrix td, .or-matrix th", "cells => Math.max(...cells.map(c => c.getBoundingClientRect().right))"

@@ -133,7 +133,7 @@ def stylesheet(ranges: dict[str, dict[str, str]]) -> str:
         "/* The site's own fonts (docs/assets/vendor/fonts/, SIL Open Font License 1.1).\n"
         "   Written by `python -m openrecipes_tools.fonts` from the Fontsource packages: do not edit. */"
     )
-    variables = "\n".join(f"  {package.css_variable}: \"{package.family}\";" for package in PACKAGES)
+    variables = "\n".join(f'  {package.css_variable}: "{package.family}";' for package in PACKAGES)
     rules = [
         _face_rule(package, subset, weight, style, ranges[package.name][subset])
         for package in PACKAGES
@@ -150,9 +150,7 @@ def readme_rows(fonts_dir: Path) -> list[str]:
         link = f"[`{package.name}`](https://www.npmjs.com/package/{package.name})"
         licence = f"{package.stem}.LICENSE"
         names = [
-            package.file_name(subset, weight, style)
-            for weight, style in package.faces
-            for subset in package.subsets
+            package.file_name(subset, weight, style) for weight, style in package.faces for subset in package.subsets
         ]
         for index, name in enumerate([*names, licence]):
             digest = hashlib.sha256((fonts_dir / name).read_bytes()).hexdigest()
@@ -195,7 +193,7 @@ def refresh(root: Path) -> list[str]:
     (root / STYLESHEET).write_text(stylesheet(ranges), "utf-8")
     readme = root / README
     readme.write_text(_replace_rows(readme.read_text("utf-8"), readme_rows(fonts_dir)), "utf-8")
-    return sorted(str(path.relative_to(root)) for path in fonts_dir.iterdir()) + [str(STYLESHEET), str(README)]
+    return [*sorted(str(path.relative_to(root)) for path in fonts_dir.iterdir()), str(STYLESHEET), str(README)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
