@@ -76,5 +76,6 @@ def test_the_site_loads_its_own_fonts_and_none_from_google() -> None:
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text("utf-8"))
     assert config["theme"]["font"] is False
     assert config["extra_css"][0] == fonts.STYLESHEET.relative_to("docs").as_posix()
-    preload = re.search(r'href="\{\{ \'assets/vendor/fonts/([^\']+)\' \| url \}\}" as="font"', (REPO / "overrides/main.html").read_text("utf-8"))
+    main_html = (REPO / "overrides/main.html").read_text("utf-8")
+    preload = re.search(r'href="\{\{ \'assets/vendor/fonts/([^\']+)\' \| url \}\}" as="font"', main_html)
     assert preload and (REPO / fonts.FONTS_DIR / preload[1]).is_file()
