@@ -205,6 +205,34 @@ def fonts_page(fonts_context: Any, site: Site, watch: Watch) -> Iterator[Any]:
         forget_the_price_basis(tab)
 
 
+# The catalogue table's narrowest layout: each column at its narrowest (the table's width set to
+# 0 for the measure), in em of the table's text, and the article's width in the same em.
+NARROWEST_COLUMNS = """() => {
+  const table = document.querySelector('.or-catalogue table');
+  const em = parseFloat(getComputedStyle(table).fontSize);
+  table.style.width = '0';
+  const columns = Object.fromEntries([...table.querySelectorAll('thead th')]
+    .map(th => [th.dataset.key, th.getBoundingClientRect().width / em]));
+  const total = table.getBoundingClientRect().width / em;
+  table.style.width = '';
+  return {columns, total, article: document.querySelector('article').clientWidth / em};
+}"""
+
+
+def assert_within_width_budget(tab: Any) -> None:
+    """The catalogue table on `tab` fits its width budget: no column is wider at its narrowest
+    than its declared `width` (facts.py), and the columns fit the article with the budget's margin."""
+    from openrecipes.site import facts
+
+    measured = tab.evaluate(NARROWEST_COLUMNS)
+    declared = {fact.key: fact.width for fact in facts.COLUMNS}
+    assert measured["columns"].keys() == declared.keys()
+    wider = {key: round(width, 2) for key, width in measured["columns"].items() if width > declared[key] + 0.05}
+    assert wider == {}, f"columns wider than their declared width= (em): {wider}"
+    assert measured["total"] <= facts.TABLE_BUDGET_EM
+    assert measured["article"] >= facts.TABLE_EM_AT_1440 - 0.05
+
+
 def fonts_loaded(tab: Any) -> None:
     """Wait until the page's web fonts have loaded: a layout measured before would be a fallback's."""
     tab.evaluate("() => document.fonts.ready.then(() => document.fonts.status)")

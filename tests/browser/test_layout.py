@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import SEED_ID
 
-from .conftest import Site, fonts_loaded
+from .conftest import Site, assert_within_width_budget, fonts_loaded
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -94,6 +94,12 @@ def test_the_navigation_is_in_the_drawer_on_a_phone(page: Any, site: Site, path:
 def test_no_table_is_clipped_at_1440_px(fonts_page: Any, site: Site, path: str) -> None:
     open_at(fonts_page, site, path, DESKTOP)
     assert fonts_page.evaluate(CLIPPED_TABLES) == []
+
+
+@pytest.mark.parametrize("path", ["", "models/llama-3.1-70b/", "gpus/h100/"])
+def test_the_catalogue_table_keeps_to_its_width_budget_at_1440_px(fonts_page: Any, site: Site, path: str) -> None:
+    open_at(fonts_page, site, path, DESKTOP)
+    assert_within_width_budget(fonts_page)
 
 
 def test_data_pages_use_the_width_of_the_screen(page: Any, site: Site) -> None:

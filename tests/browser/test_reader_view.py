@@ -19,7 +19,15 @@ from openrecipes.reading.reference import Reference
 from openrecipes_tools import chromium
 from openrecipes_tools.synthetic import recipe_data
 
-from .conftest import Site, Watch, fonts_loaded, forget_the_price_basis, project_served_at, watched_tab
+from .conftest import (
+    Site,
+    Watch,
+    assert_within_width_budget,
+    fonts_loaded,
+    forget_the_price_basis,
+    project_served_at,
+    watched_tab,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -158,6 +166,16 @@ def test_the_matrix_of_twelve_gpu_types_fits_1440_px(fonts_tab: Any, wide: Site,
         }).map(e => e.textContent)"""
     )
     assert broken == []
+
+
+@pytest.mark.parametrize("path", ["", "models/nemotron-3-super-120b-a12b/", "gpus/mi300x/"])
+def test_the_catalogue_of_many_gpu_types_keeps_to_the_width_budget(fonts_tab: Any, wide: Site, path: str) -> None:
+    """The tests' frozen real recipes and the twelve GPU types: the longest model name, every kind
+    of figure and of badge, at 1,440 px in both font setups."""
+    fonts_tab.set_viewport_size(DESKTOP)
+    fonts_tab.goto(wide.url + path)
+    fonts_loaded(fonts_tab)
+    assert_within_width_budget(fonts_tab)
 
 
 def test_the_matrix_of_twelve_gpu_types_is_a_list_on_a_phone(fonts_tab: Any, wide: Site) -> None:

@@ -22,6 +22,7 @@ refused (`check_schema`, when the site is planned; `Fact.text` and the others at
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import re
 import typing
@@ -223,6 +224,11 @@ class Fact:
     """A column of the catalogue tables, drawn as this kind of cell."""
     column_after: str | None = None
     """The column it stands right of (a fact's key); None: in the order the facts are declared."""
+    width: float | None = None
+    """A column's share of the catalogue table's width budget (`TABLE_BUDGET_EM`): the narrowest it
+    can be, in em of the table's text and padding included, with its label and its widest value
+    whole (a figure never breaks; words wrap). Every column declares one; the browser tests
+    measure each column against it (tests/browser/conftest.py, assert_within_width_budget)."""
     facet: str | None = None
     """A filter of the catalogue tables: the label of its "any" choice ("All GPUs")."""
     facet_value: Callable[[Any], str] | None = None
@@ -669,13 +675,14 @@ def _window_notes(entry: Entry) -> tuple[Note, ...]:
 
 FACTS: tuple[Fact, ...] = (
     # What the catalogue tables show and filter by.
-    Fact("model", "Model", at("model"), column="link", facet="All models", csv="model"),
+    Fact("model", "Model", at("model"), column="link", width=6, facet="All models", csv="model"),
     Fact(
         "method",
         "Method",
         method_of,
         sort=describe.method_order,
         column="text",
+        width=6,
         column_after="model",
         facet="Any method",
         csv="method",
@@ -689,13 +696,16 @@ FACTS: tuple[Fact, ...] = (
         numeric=True,
         sort=lambda value: value[0],
         column="text",
+        width=6,
         terminal="GPUs",
         alternative=True,
     ),
     Fact("gpu", "GPU", lambda entry: entry.gpu_key, facet="All GPUs", csv="gpu_type"),
-    Fact("provider", "Provider / system", _provider, column="text", facet="Any provider", csv="provider"),
+    Fact("provider", "Provider / system", _provider, column="text", width=6, facet="Any provider", csv="provider"),
     Fact("count", "GPU count", at("gpu.count"), numeric=True, facet="Any count", facet_unit="GPUs", csv="gpu_count"),
-    Fact("layout", "Layout", lambda entry: entry.derived.label, column="link", csv="layout", terminal="layout"),
+    Fact(
+        "layout", "Layout", lambda entry: entry.derived.label, column="link", width=5.5, csv="layout", terminal="layout"
+    ),
     Fact(
         "tokens",
         "Tokens/s per GPU",
@@ -705,6 +715,7 @@ FACTS: tuple[Fact, ...] = (
         section="figures",
         notes=_throughput_notes,
         column="text",
+        width=6.5,
         csv="tokens_per_s_per_gpu",
         terminal="tokens/s/GPU",
         compare=Change("relative", better=1),
@@ -733,6 +744,7 @@ FACTS: tuple[Fact, ...] = (
         section="figures",
         notes=_price_notes,
         column="price",
+        width=7,
         csv="usd_per_million_tokens",
         terminal="$/1M",
         compare=Change("usd", better=-1),
@@ -749,6 +761,7 @@ FACTS: tuple[Fact, ...] = (
         section="figures",
         notes=_mfu_notes,
         column="text",
+        width=5,
         csv="mfu",
         terminal="MFU",
         compare=Change("points", better=1, scale=100, places=1),
@@ -768,6 +781,7 @@ FACTS: tuple[Fact, ...] = (
         numeric=True,
         section="figures",
         column="text",
+        width=5,
         column_after="mfu",
         csv="mfu_vs_bf16_peak",
         # Left out where it would repeat the MFU above: against the BF16 peak already, or none at all.
@@ -817,6 +831,7 @@ FACTS: tuple[Fact, ...] = (
         show=Format("number", 2),
         numeric=True,
         column="text",
+        width=7.5,
         csv="time_to_train_minutes",
         terminal="train min",
         compare=Change("relative", better=-1),
@@ -833,6 +848,7 @@ FACTS: tuple[Fact, ...] = (
         notes=_train_cost_notes,
         csv="cost_to_train_usd",
         column="cost",
+        width=7.5,
         cell="cost",
         compare=Change("usd"),
         record="derived.train_cost_usd",
@@ -843,6 +859,7 @@ FACTS: tuple[Fact, ...] = (
         "Status",
         at("status"),
         column="badge",
+        width=8,
         detail="correctness",
         facet="Any status",
         facet_hidden=("deprecated",),
@@ -1015,6 +1032,7 @@ FACTS: tuple[Fact, ...] = (
         numeric=True,
         section="workload",
         column="text",
+        width=7,
         column_after="precision",
         csv="sequence_length",
     ),
@@ -1025,6 +1043,7 @@ FACTS: tuple[Fact, ...] = (
         at("workload.precision"),
         section="workload",
         column="text",
+        width=6.5,
         column_after="layout",
         facet="Any precision",
         csv="precision",
@@ -1248,6 +1267,38 @@ def _column_order(facts: Sequence[Fact]) -> tuple[Fact, ...]:
     return tuple(order)
 
 
+TABLE_EM_AT_1440 = 100.0
+"""The article's width at a 1,440 px screen (1,400 px) in em of the catalogue table's text (0.7rem
+of Material's 20 px root: 14 px): docs/assets/openrecipes.css."""
+TABLE_BUDGET_EM = 95.0
+"""What the catalogue table's columns may take of it (the sum of their `width`): 5% left over, so
+a value a little wider than its column's declared width widens no page."""
+
+
+def _check_width_budget(facts: Sequence[Fact]) -> None:
+    """Every column declares its width, and the columns fit the budget. Past it, the error names
+    the column declared last (the one just added, as a rule) and lists every column's width."""
+    columns = [fact for fact in facts if fact.column]
+    undeclared = [fact.key for fact in columns if fact.width is None or fact.width <= 0]
+    if undeclared:
+        raise ValueError(
+            f"column {undeclared[0]!r} declares no width=: the narrowest it can be in em of the table's "
+            "text (HACKING.md, Adding a field)"
+        )
+    total = sum(fact.width or 0.0 for fact in columns)
+    if total <= TABLE_BUDGET_EM:
+        return
+    last = columns[-1]
+    widths = ", ".join(f"{fact.key} {fact.width:g}" for fact in _column_order(facts))
+    raise ValueError(
+        f"column {last.key!r} ({last.width:g} em, the column declared last) does not fit the catalogue "
+        f"table: its columns take {total:g} em of the {TABLE_BUDGET_EM:g} em a 1,440 px screen leaves them "
+        f"(facts.TABLE_BUDGET_EM; in em, left to right: {widths}). Make room: narrow a column's width= "
+        "(and its values), or take column= off a fact the tables need less (it stays on the recipe "
+        "page, in the filters and the CSV)"
+    )
+
+
 _LISTED = ("column", "facet", "csv", "terminal", "compare", "alternative")
 """The places that list many recipes (or their records): none may show a field only a recipe's
 own page shows (loader.PAGE_ONLY), or `mkdocs serve` would leave them stale after an edit."""
@@ -1277,6 +1328,7 @@ def check_registry(facts: Sequence[Fact]) -> None:
     if len(set(csv)) != len(csv):
         raise ValueError(f"two facts have one CSV column: {sorted(name for name in csv if csv.count(name) > 1)}")
     _column_order(facts)
+    _check_width_budget(facts)
 
 
 def check_schema(document: Mapping[str, Any], facts: Sequence[Fact] | None = None) -> None:
@@ -1321,12 +1373,19 @@ def _install(facts: Sequence[Fact]) -> None:
 
 
 @contextlib.contextmanager
-def extended(*more: Fact) -> Iterator[None]:
+def extended(*more: Fact, changed: Mapping[str, Mapping[str, Any]] | None = None) -> Iterator[None]:
     """The registry with `more` declared after FACTS while the block runs: what a test (or a
     script building a variant of the site) uses to declare facts without editing this file.
-    Everything made in the block (pages, exports, `openrecipes list`) shows them."""
+    `changed` edits declarations of FACTS as a maintainer would in this file (`{"provider":
+    {"column": None}}`: Provider given up as a column to make room for another). Everything made
+    in the block (pages, exports, `openrecipes list`) shows them."""
     declared = FACTS
-    _install((*declared, *more))
+    edits = changed or {}
+    unknown = sorted(set(edits) - {fact.key for fact in declared})
+    if unknown:
+        raise ValueError(f"changed names no fact: {', '.join(unknown)}")
+    edited = [dataclasses.replace(fact, **edits[fact.key]) if fact.key in edits else fact for fact in declared]
+    _install((*edited, *more))
     try:
         yield
     finally:
