@@ -666,14 +666,15 @@ RECIPE_PAGE = f"{RECIPE}/index.html"
 POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">')
 
 
-def live_site(sandbox: Sandbox, seed_site: BuildResult) -> str:
-    """The seed catalogue's site published at the root of the pages branch (by the script, the first
-    time a test asks, and fetched as it left it after that); the tip it is at."""
+def live_site(sandbox: Sandbox, fixture_site: BuildResult) -> str:
+    """The frozen real recipes' site (`fixture_site`: a few, so the scripts take seconds) published
+    at the root of the pages branch (by the script, the first time a test asks, and fetched as it
+    left it after that); the tip it is at."""
     state = sandbox.publications / "remote-real.git"
     if state.exists():
         sandbox.git(sandbox.remote, "fetch", "-q", str(state), "+refs/heads/gh-pages:refs/heads/gh-pages")
     else:
-        assert sandbox.script("pages-publish.sh", "root", seed_site.site).outputs == {"changed": "true"}
+        assert sandbox.script("pages-publish.sh", "root", fixture_site.site).outputs == {"changed": "true"}
         shutil.copytree(sandbox.remote, state, symlinks=True)
     return sandbox.tip()
 
@@ -826,10 +827,10 @@ def problem_lines(stderr: str) -> dict[str, list[str]]:
     ],
 )
 def test_a_preview_of_a_real_site_with_anything_that_could_run_publishes_nothing(
-    sandbox: Sandbox, seed_site: BuildResult, change: Callable[[Path], None], paths: list[str], complaint: str
+    sandbox: Sandbox, fixture_site: BuildResult, change: Callable[[Path], None], paths: list[str], complaint: str
 ) -> None:
-    tip = live_site(sandbox, seed_site)
-    preview = linked_copy(seed_site.site, sandbox.root / "preview")
+    tip = live_site(sandbox, fixture_site)
+    preview = linked_copy(fixture_site.site, sandbox.root / "preview")
     change(preview)
     outcome = sandbox.script("pages-publish.sh", "pr-7", preview, ok=False)
     found = problem_lines(outcome.stderr)
@@ -840,14 +841,16 @@ def test_a_preview_of_a_real_site_with_anything_that_could_run_publishes_nothing
     assert sandbox.tip() == tip
 
 
-def test_a_preview_of_a_real_site_is_published(sandbox: Sandbox, seed_site: BuildResult) -> None:
-    live_site(sandbox, seed_site)
-    preview = linked_copy(seed_site.site, sandbox.root / "preview")
+def test_a_preview_of_a_real_site_is_published(sandbox: Sandbox, fixture_site: BuildResult) -> None:
+    live_site(sandbox, fixture_site)
+    preview = linked_copy(fixture_site.site, sandbox.root / "preview")
     rewrite(preview / RECIPE / "launch.sh", b"#!/bin/sh\necho a preview's own launch script\n")
     assert sandbox.script("pages-publish.sh", "pr-7", preview).outputs == {"changed": "true"}
     pages = sandbox.pages()
     assert pages[f"pr-7/{RECIPE}/launch.sh"] == b"#!/bin/sh\necho a preview's own launch script\n"
-    assert pages["pr-7/assets/core.js"] == pages["assets/core.js"] == (seed_site.site / "assets/core.js").read_bytes()
+    assert (
+        pages["pr-7/assets/core.js"] == pages["assets/core.js"] == (fixture_site.site / "assets/core.js").read_bytes()
+    )
 
 
 @pytest.mark.parametrize(
@@ -874,10 +877,10 @@ def test_a_preview_of_a_real_site_is_published(sandbox: Sandbox, seed_site: Buil
     ],
 )
 def test_main_is_checked_as_a_whole_too(
-    sandbox: Sandbox, seed_site: BuildResult, change: Callable[[Path], None], paths: list[str], complaint: str
+    sandbox: Sandbox, fixture_site: BuildResult, change: Callable[[Path], None], paths: list[str], complaint: str
 ) -> None:
-    tip = live_site(sandbox, seed_site)
-    site = linked_copy(seed_site.site, sandbox.root / "main")
+    tip = live_site(sandbox, fixture_site)
+    site = linked_copy(fixture_site.site, sandbox.root / "main")
     change(site)
     outcome = sandbox.script("pages-publish.sh", "root", site, ok=False)
     found = problem_lines(outcome.stderr)

@@ -79,6 +79,7 @@ SHAPES: tuple[tuple[str, str, str], ...] = (
     (rf"assets/images/{NAME}\.(?:png|svg|ico)", CODE, "the theme's favicon"),
     (rf"assets/fonts/{NAME}\.(?:woff2?)", CODE, "fonts (none yet: the theme's font is off)"),
     (rf"assets/vendor/{NAME}\.(?:js|LICENSE)", CODE, "docs/assets/vendor/"),
+    (rf"assets/vendor/fonts/{NAME}\.(?:woff2|LICENSE)", CODE, "docs/assets/vendor/fonts/ (openrecipes_tools.fonts)"),
 )
 _SHAPES = [(re.compile(pattern), kind) for pattern, kind, _ in SHAPES]
 
