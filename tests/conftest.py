@@ -40,6 +40,48 @@ SEED_DATA: dict[str, Any] = yaml.safe_load(SEED)
 
 _UNGROUPED = pytest.StashKey[str]()
 
+TIER_OF_FIXTURE = {"seed_site": "build", "fixture_site": "build", "sandbox": "workflow"}
+"""Fixtures that put a test in a slow tier: the sites built once for the run (a test that reads one
+is in the `build` tier, though another test may have paid for the build), and test_workflows.py's
+git sandbox, in which the workflows' scripts run."""
+SLOW_TIERS = ("browser", "build", "workflow")
+"""What `./dev test --fast` leaves out (`-m "not browser and not build and not workflow"`)."""
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """The tier marks a test's fixtures imply, added before `-m` chooses: a test whose `project`
+    holds a whole site (`site`) is in the `build` tier, as is one that reads a shared built site,
+    and one that runs the workflows' scripts is in `workflow`. `build_site` refuses a build in a
+    test that carries no slow tier (`_assert_in_a_slow_tier`)."""
+    tiers = {TIER_OF_FIXTURE[name] for name in getattr(item, "fixturenames", ()) if name in TIER_OF_FIXTURE}
+    if item.get_closest_marker("site"):
+        tiers.add("build")
+    for tier in sorted(tiers):
+        item.add_marker(tier)
+
+
+_running: list[pytest.Item] = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    _running.append(item)
+    try:
+        return (yield)
+    finally:
+        _running.pop()
+
+
+def _assert_in_a_slow_tier(what: str) -> None:
+    """`./dev test --fast` runs no whole-site build: a test that builds one (in its body or in a
+    fixture it sets up) must carry a mark of a slow tier, or it would slow the fast tier silently."""
+    if _running and not any(_running[-1].get_closest_marker(tier) for tier in SLOW_TIERS):
+        pytest.fail(
+            f"{_running[-1].nodeid} {what} but is not marked: mark it `build` (or `site`), so that "
+            "`./dev test --fast` leaves it out",
+            pytrace=False,
+        )
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -131,6 +173,7 @@ class _LogLines(logging.Handler):
 
 def build_site(root: Path, site: Path) -> BuildResult:
     """Build like `mkdocs build --strict` and keep what it logged."""
+    _assert_in_a_slow_tier("builds a whole site")
     handler = _LogLines()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)

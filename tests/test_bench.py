@@ -10,6 +10,7 @@ from conftest import REPO
 from openrecipes_tools import bench as bench_module
 
 
+@pytest.mark.build  # it builds sites and starts mkdocs serve, as the bench does
 def test_bench_prints_the_figures_with_their_targets(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -34,7 +35,11 @@ def test_bench_prints_the_figures_with_their_targets(
     (worst,) = [line.split() for line in out.splitlines() if line.split()[:1] == ["slowest-markdown"]]
     assert len(worst) == len(bench_module.WORST_HEADER)
     assert "recipe of the worst kind (Markdown slowest to parse) builds in under 10 s" in out
-    assert code == 0, out
+    # Every target is printed as met or missed; the exit status says whether one was missed, which at
+    # four recipes on a loaded machine is a matter of timing, so it is compared, never required.
+    verdicts = [line.split()[0] for line in out.splitlines() if line.startswith(("ok  ", "MISS  "))]
+    assert len(verdicts) >= 4
+    assert code == (1 if "MISS" in verdicts else 0), out
     assert len(list((tmp_path / "bench/catalogue-4/recipes").rglob("*.yaml"))) == 4
 
 

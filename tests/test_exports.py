@@ -48,6 +48,7 @@ def catalogue(tmp_path_factory: pytest.TempPathFactory, reference: Reference) ->
     return result
 
 
+@pytest.mark.build
 def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildResult) -> None:
     api = json.loads((catalogue.site / "api/recipes.json").read_text(encoding="utf-8"))
     assert api["version"] == 1 and api["count"] == 3
@@ -87,6 +88,7 @@ def test_api_json_has_every_field_derived_figures_and_checks(catalogue: BuildRes
     assert api["recipes"][2]["fields"]["result"]["usd_per_million_tokens"] is None
 
 
+@pytest.mark.build
 def test_api_csv_has_the_comparison_columns(catalogue: BuildResult) -> None:
     text = (catalogue.site / "api/recipes.csv").read_text(encoding="utf-8")
     assert text.splitlines()[0].split(",") == list(export.csv_columns())  # the registry's, in its order
@@ -137,6 +139,7 @@ def test_csv_cells_cannot_become_spreadsheet_formulas(project: Project) -> None:
     assert rows[0]["framework"] == '\'=HYPERLINK("http://evil")'
 
 
+@pytest.mark.build
 def test_schema_is_published_as_json_and_documented_field_by_field(catalogue: BuildResult) -> None:
     published = json.loads((catalogue.site / "schema/recipe.schema.json").read_text(encoding="utf-8"))
     assert published == yaml.safe_load((REPO / "schema/recipe.schema.yaml").read_text(encoding="utf-8"))
@@ -147,6 +150,7 @@ def test_schema_is_published_as_json_and_documented_field_by_field(catalogue: Bu
     assert "cuda string no CUDA toolkit version (NVIDIA GPUs)." in text
 
 
+@pytest.mark.build
 def test_atom_feed_lists_recipes_newest_first_with_absolute_links(catalogue: BuildResult) -> None:
     feed = ElementTree.fromstring((catalogue.site / "feed.xml").read_bytes())
     entries = feed.findall(f"{ATOM}entry")
@@ -211,6 +215,7 @@ def test_atom_feed_is_dated_by_the_recipes_not_the_clock(fixture_entries: dict[s
     assert empty.findtext(f"{ATOM}updated") == "1970-01-01T00:00:00Z" and empty.find(f"{ATOM}entry") is None
 
 
+@pytest.mark.build
 def test_home_page_lists_recently_added_and_links_the_data(catalogue: BuildResult) -> None:
     home = catalogue.html("")
     recent = re.search(r'<h2 id="recently-added".*?</ul>', home, re.S).group(0)
@@ -223,6 +228,7 @@ def test_home_page_lists_recently_added_and_links_the_data(catalogue: BuildResul
         assert f'href="{target}"' in home
 
 
+@pytest.mark.build
 def test_model_and_gpu_pages_list_their_recipes(catalogue: BuildResult) -> None:
     model = catalogue.html("models/llama-3.1-70b/")
     assert re.findall(r'<tr data-recipe="([^"]+)"', model) == ["llama-3.1-70b/h100/p5", "llama-3.1-70b/mi325x/onprem"]
@@ -243,6 +249,7 @@ def test_model_and_gpu_pages_list_their_recipes(catalogue: BuildResult) -> None:
     assert "Models" in nav and "GPUs" in nav and "Compare" in nav
 
 
+@pytest.mark.build
 def test_chart_files_are_named_by_their_page_and_recipe_pages_load_no_plotly(catalogue: BuildResult) -> None:
     home = catalogue.html("")
     # Three recipes of two models: MFU (comparable across models), no cost chart (two of one model).
@@ -301,6 +308,7 @@ def test_other_recipes_are_the_cheapest_on_each_gpu_type(project: Project) -> No
     assert "The cheapest on each GPU type (2 of 4): see them all on the Llama 3.1 70B page." in note
 
 
+@pytest.mark.build
 def test_compare_page_is_linked_from_every_recipe(catalogue: BuildResult) -> None:
     page = catalogue.html(f"recipes/{SEED_ID}/")
     assert f'href="../../../../compare/?a={SEED_ID}"' in page

@@ -50,7 +50,7 @@ from openrecipes.reading.reference import Reference
 from openrecipes_tools import chromium
 from openrecipes_tools.synthetic import recipe_data, yaml_text
 
-pytestmark = [pytest.mark.site, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.site, pytest.mark.workflow, pytest.mark.xdist_group("browser")]
 
 BIN = Path(sys.executable).parent
 SCRIPTS = REPO / ".github" / "scripts"

@@ -139,6 +139,7 @@ def test_openrecipes_validate_never_tracebacks(project: Project, capsys: Any, da
     assert "Traceback" not in out + err
 
 
+@pytest.mark.build
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(mutated_recipes())
 def test_builds_of_mutated_recipes_end_in_a_site_or_reported_problems(

@@ -37,6 +37,7 @@ def time_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]
     time.tzset()
 
 
+@pytest.mark.build
 def test_two_builds_in_different_folders_and_time_zones_are_identical(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, time_zone: Callable[[str], None]
 ) -> None:

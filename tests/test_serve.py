@@ -30,7 +30,7 @@ from openrecipes.reading.reference import Reference
 from openrecipes.reading.schema import SCHEMA_RELATIVE_PATH, Schema
 
 # One worker runs them all, so each mode's server is started once (see served_project).
-pytestmark = pytest.mark.xdist_group("serve")
+pytestmark = [pytest.mark.build, pytest.mark.xdist_group("serve")]
 
 TIMEOUT = 60
 

@@ -370,6 +370,7 @@ def test_the_policy_allows_no_file_an_author_writes(seed_site: BuildResult) -> N
         assert digest in allowed
 
 
+@pytest.mark.build
 def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publish(tmp_path: Path) -> None:
     root = copy_project(tmp_path / "project", with_recipes=[f"recipes/{MLPERF}.yaml"])
     catalogue = load_catalogue(root)

@@ -66,6 +66,10 @@ SETTLE_SECONDS = 1.5
 """The pause before each timed edit: MkDocs' server polls for changes every 0.5 s, so after it an edit
 is one rebuild of its own, as when a person saves a file."""
 
+BUILD_RATIO = 1.3
+"""The target: the catalogue's build of 1,000 recipes within this many times a plain Material site of
+the same pages as fixed files."""
+
 WORST_BYTES = MAX_FILE_BYTES
 """The size of each worst recipe: the largest a recipe file may be (262,144 bytes)."""
 WORST_SECONDS = 10.0
@@ -549,7 +553,7 @@ def targets(results: Sequence[Measurement], worst: Sequence[Worst] = ()) -> list
         )
         for w in worst
     ]
-    reload_targets = {1000: 2.0, 3000: 3.0}
+    reload_targets = {1000: 1.0, 3000: 2.0}
     for size, limit in reload_targets.items():
         serving = by_size[size].serving if size in by_size else None
         if serving is None:
@@ -598,7 +602,7 @@ def targets(results: Sequence[Measurement], worst: Sequence[Worst] = ()) -> list
     if 1000 in by_size:
         m = by_size[1000]
         checks += [
-            (f"build at 1,000 within 1.10× of the plain site: {m.ratio:.3f}×", m.ratio <= 1.10),
+            (f"build at 1,000 within {BUILD_RATIO:.2f}× of the plain site: {m.ratio:.3f}×", m.ratio <= BUILD_RATIO),
             (f"validate 1,000 recipes in at most 1 s: {m.validate_seconds:.2f} s", m.validate_seconds <= 1),
         ]
     if 3000 in by_size:
