@@ -22,6 +22,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 import openrecipes
+from openrecipes.serving.collector import IdleCollector
 from openrecipes.serving.incremental import Generation, Rebuilds, cache_folder
 from openrecipes.serving.templatecache import COMPILED
 from openrecipes.site import csp
@@ -52,6 +53,7 @@ LIVE_RELOAD_SOURCE = Path(openrecipes.__file__).parent / "assets" / "livereload.
 
 _command = "build"
 _rebuilds: Rebuilds | None = None  # under `mkdocs serve --dirty`: what one build keeps for the next
+_collector = IdleCollector()  # under `mkdocs serve --dirty`: the cyclic collector between rebuilds
 _build: Generation | None = None
 _searched: dict[str, list] = {}  # page URL -> its search entries, for the pages this build rebuilt
 _indexed = 0  # how many entries the search plugin held after the last page
@@ -75,6 +77,7 @@ def on_startup(command: str, dirty: bool) -> None:
 
 def on_shutdown() -> None:
     _close()
+    _collector.close()
     if _rebuilds is not None:
         shutil.rmtree(_rebuilds.folder, ignore_errors=True)
 
@@ -91,6 +94,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_pre_build(config: MkDocsConfig) -> None:
     if _rebuilds is not None:
+        if _rebuilds.built_before:
+            _collector.rebuild_started()
         _rebuilds.start(_root(config), Path(config.config_file_path), Path(config.docs_dir), Path(config.site_dir))
 
 
@@ -222,7 +227,8 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     _sign_scripts(env, config, files)
     _indexed = 0
     pages = files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
-    _written = ({file.dest_uri for file in files}, [file.page.url for file in pages if file.page is not None])
+    on_site = {file.dest_uri for file in files}.union(_build.left_on_site())
+    _written = (on_site, [file.page.url for file in pages if file.page is not None])
     return env
 
 
@@ -244,7 +250,7 @@ def _sign_scripts(env: Environment, config: MkDocsConfig, files: Files) -> None:
         listing.content_string = csp.integrity_script(integrities)
         integrities[csp.INTEGRITY_JS] = csp.integrity(listing.content_bytes)
     _integrities = integrities
-    _site_files = {file.dest_uri for file in files}
+    _site_files = {file.dest_uri for file in files}.union(_build.left_on_site() if _build is not None else ())
     env.globals["openrecipes_csp"] = csp.policy(integrities.values())
 
 
@@ -270,10 +276,14 @@ def on_post_build(config: MkDocsConfig) -> None:
         written, pages = _written
         _rebuilds.finish(Path(config.site_dir), written, pages, _searched, _build.made())
     _close()
+    if _rebuilds is not None:
+        _collector.rebuild_finished()
 
 
 def on_build_error(error: Exception) -> None:
     _close()
+    if _rebuilds is not None:
+        _collector.rebuild_finished()
 
 
 def _our_bug(doing: str, error: Exception) -> PluginError:

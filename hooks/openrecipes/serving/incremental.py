@@ -38,6 +38,8 @@ from typing import Any
 
 from ..loader import LoadMemo, collector_paused
 from ..reading.schema import SCHEMA_RELATIVE_PATH
+from ..site import csp
+from ..site.outputs import Output
 from ..site.pieces import Pieces
 from ..site.plan import SitePlan
 from ..site.render import TEMPLATES_DIR, RenderedPage
@@ -103,6 +105,11 @@ class Rebuilds:
             self._written.clear()
         self._seen, self._complete = seen, False
         return full
+
+    @property
+    def built_before(self) -> bool:
+        """Whether a build has started before: the next is a rebuild."""
+        return self._seen is not None
 
     @property
     def indexes_pages(self) -> bool:
@@ -189,6 +196,7 @@ class Generation:
         self._made: dict[str, _Made] = {}
         self._keys: dict[str, str] = {}
         self._files: list[GeneratedFile] = []
+        self._left_on_site: list[str] = []
         self._rendering: Renderer | None = None
         self._index_of: dict[str, int] = {}
         self._pieces_index: int | None = None
@@ -277,25 +285,40 @@ class Generation:
             if output.copy_of is not None:
                 self._made[src_uri] = _Made(key, "")
                 if kept and before.key == key:
-                    self._files.append(GeneratedFile(src_uri, unchanged, None, output.edit_path))
+                    self._keep(output, unchanged)
                 else:  # written whatever the file times say
                     self._files.append(GeneratedFile(src_uri, None, output.copy_of.read_bytes(), output.edit_path))
                 continue
             if kept and before.key == key:
                 self._made[src_uri] = before
-                self._files.append(GeneratedFile(src_uri, unchanged, None, output.edit_path))
+                self._keep(output, unchanged)
                 continue
             assert output.render is not None
             value = output.render()
             digest = _digest(value)
             self._made[src_uri] = _Made(key, digest)
             if kept and before.digest == digest:  # made again, the same: the site's file stays
-                self._files.append(GeneratedFile(src_uri, unchanged, None, output.edit_path))
+                self._keep(output, unchanged)
             elif isinstance(value, RenderedPage):
                 self._ready[src_uri] = value
                 self._files.append(GeneratedFile(src_uri, None, "", output.edit_path))
             else:
                 self._files.append(GeneratedFile(src_uri, None, value, output.edit_path))
+
+    def _keep(self, output: Output, unchanged: Path) -> None:
+        """An output whose file in the site stays as the last build wrote it. A recipe's own files
+        but its page (its YAML, scripts, record) are not handed to MkDocs at all: no page links them
+        in Markdown, and a File for each of a large catalogue's thousands cost a third of a rebuild;
+        the others stand as `unchanged`, which MkDocs skips."""
+        if output.origin is not None and not output.src_uri.endswith(".md") and not csp.is_script(output.src_uri):
+            self._left_on_site.append(destination(output.src_uri, self._use_directory_urls))
+        else:
+            self._files.append(GeneratedFile(output.src_uri, unchanged, None, output.edit_path))
+
+    def left_on_site(self) -> list[str]:
+        """Files of the site (paths in it) this build keeps as they are without handing them to
+        MkDocs: part of the site all the same (`_keep`)."""
+        return self._left_on_site
 
     # -- making ---------------------------------------------------------------------------------
 
