@@ -60,6 +60,7 @@ from .. import describe, fmt
 from ..checking.pricebasis import usd_per_million_tokens
 from ..loader import Entry
 from ..reading.reference import GpuSpec
+from .pieces import Pieces
 
 UrlOf = Callable[[Entry], str]
 CHARTS_DIR = "charts"
@@ -101,9 +102,13 @@ MFU_ROW_PX = 46  # a row of the MFU chart: its label above, its dots below
 AXIS_FONT = 12
 
 
-def charts_for(entries: Sequence[Entry], url_of: UrlOf) -> dict[str, Callable[[], str]]:
-    """The charts a page of `entries` has, by kind, each a function that writes its chart file."""
-    points = [point for entry in entries if (point := _point(entry, url_of)) is not None]
+def charts_for(entries: Sequence[Entry], url_of: UrlOf, pieces: Pieces | None = None) -> dict[str, Callable[[], str]]:
+    """The charts a page of `entries` has, by kind, each a function that writes its chart file.
+    `pieces` keeps each recipe's point (every recipe is on the home page's charts and its model's
+    and GPU type's) between the builds of `mkdocs serve` (pieces.py)."""
+    kept = pieces if pieces is not None else Pieces()
+    made = (kept.get("point", entry, url_of(entry), functools.partial(_point, entry, url_of)) for entry in entries)
+    points = [point for point in made if point is not None]
     available: dict[str, Callable[[], str]] = {}
     if _cost_groups(points):
         available["cost"] = functools.partial(cost_chart, points)

@@ -250,34 +250,62 @@ def _sort_value(value: Any) -> Any:
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
-def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dict[str, Any]:
+def _row_columns() -> tuple[facts.Fact, ...]:
+    # The price is recomputed from `gpu` and `tokens` at the reader's basis.
+    return tuple(fact for fact in facts.COLUMNS if fact.column != "price")
+
+
+def _row(entry: Entry, columns: Sequence[facts.Fact]) -> tuple[Any, ...]:
+    """One recipe's cells in `catalogue_rows`, column by column: its text, sort value, GPU-hours at
+    the reader's basis and detail; then its filter values and group slugs. Made from the recipe
+    alone, so `mkdocs serve` keeps them for every recipe an edit leaves unchanged (pieces.py)."""
+    cells = []
+    for fact in columns:
+        detail = facts.BY_KEY[fact.detail] if fact.detail else None
+        cells.append(
+            (
+                fact.text(entry),
+                _sort_value(fact.sort_value(entry)),
+                fact.basis_hours(entry) if fact.column == "cost" else None,
+                (detail.text(entry) if detail.value(entry) is not None else "") if detail else None,
+            )
+        )
+    facet_values = tuple(fact.facet_text(entry) for fact in facts.FACETS)
+    groups = tuple(facts.group_slug(key, entry) for key in facts.GROUPED_BY)
+    return tuple(cells), facet_values, groups
+
+
+def catalogue_rows(
+    entries: Sequence[Entry], url: Callable[[Entry], str], pieces: Pieces | None = None
+) -> dict[str, Any]:
     """The catalogue tables' rows in table order, column by column, for docs/assets/table.js: each
     column's text and sort value, each filter's value, the GPU type and tokens/s the $ / 1M is
     recomputed from at the reader's price basis, and the slugs of its model's and GPU type's pages
-    (`groups`). About a tenth of the table's HTML per row."""
+    (`groups`). About a tenth of the table's HTML per row. `pieces` keeps each recipe's cells."""
     ids = [entry.recipe.id for entry in entries]
     urls = [url(entry) for entry in entries]
     prefix, suffix = ("", "")
     if entries:
         prefix, _, suffix = urls[0].partition(ids[0])
     same_shape = all(address == f"{prefix}{recipe_id}{suffix}" for recipe_id, address in zip(ids, urls, strict=True))
+    row_columns = _row_columns()
+    # The registry's columns are part of what a kept row was made for (a test may extend them).
+    shape = (tuple(fact.key for fact in row_columns), tuple(fact.key for fact in facts.FACETS))
+    kept = pieces if pieces is not None else Pieces()
+    rows = [kept.get("row", entry, shape, functools.partial(_row, entry, row_columns)) for entry in entries]
     columns: dict[str, Any] = {}
-    for fact in facts.COLUMNS:
-        if fact.column == "price":
-            continue  # recomputed from `gpu` and `tokens` at the reader's basis
-        texts = [fact.text(entry) for entry in entries]
+    for index, fact in enumerate(row_columns):
+        cells = [row[0][index] for row in rows]
+        texts = [cell[0] for cell in cells]
         column: dict[str, Any] = {"text": _column(texts)}
-        values = [_sort_value(fact.sort_value(entry)) for entry in entries]
+        values = [cell[1] for cell in cells]
         if values != texts:
             column["value"] = _column(values)
         if fact.column == "cost":  # priced again at the reader's basis, where the recipe has no instance
-            column["hours"] = _column([fact.basis_hours(entry) for entry in entries])
+            column["hours"] = _column([cell[2] for cell in cells])
         if fact.detail:
-            detail = facts.BY_KEY[fact.detail]
-            column["detail"] = _column(
-                [detail.text(entry) if detail.value(entry) is not None else "" for entry in entries]
-            )
-            column["detail_label"] = detail.label.lower()
+            column["detail"] = _column([cell[3] for cell in cells])
+            column["detail_label"] = facts.BY_KEY[fact.detail].label.lower()
         columns[fact.key] = column
     return {
         "version": 1,
@@ -288,9 +316,9 @@ def catalogue_rows(entries: Sequence[Entry], url: Callable[[Entry], str]) -> dic
         # The rows whose throughput is derived from a publisher's figure: never ranked by price.
         "derived": [index for index, entry in enumerate(entries) if not facts.measured_throughput(entry)],
         "columns": columns,
-        "facets": {fact.key: _column([fact.facet_text(entry) for entry in entries]) for fact in facts.FACETS},
+        "facets": {fact.key: _column([row[1][index] for row in rows]) for index, fact in enumerate(facts.FACETS)},
         # The model's and the GPU type's page of each row (their slugs): a group page keeps its own.
-        "groups": {key: _column([facts.group_slug(key, entry) for entry in entries]) for key in facts.GROUPED_BY},
+        "groups": {key: _column([row[2][index] for row in rows]) for index, key in enumerate(facts.GROUPED_BY)},
     }
 
 
@@ -364,7 +392,7 @@ def data_outputs(
         )
 
     def rows() -> str:
-        return json.dumps(catalogue_rows(entries, url), ensure_ascii=False, separators=(",", ":")) + "\n"
+        return json.dumps(catalogue_rows(entries, url, kept), ensure_ascii=False, separators=(",", ":")) + "\n"
 
     return [
         Output(FACETS_JS, render=facets_script, inputs=()),

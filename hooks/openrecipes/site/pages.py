@@ -39,6 +39,7 @@ from .outputs import (
     fixed,
     recipe_page_src,
 )
+from .pieces import Pieces
 from .render import environment, render, shared_environment
 from .schemadoc import schema_sections
 from .urls import page_url, relative_url
@@ -56,8 +57,17 @@ the first current ones, as on the home page; table.js adds the page's others fro
 class Pages:
     """What every page builder needs: the templates, the URL rules, the catalogue."""
 
-    def __init__(self, root: Path, entries: Sequence[Entry], reference: Reference, use_directory_urls: bool) -> None:
+    def __init__(
+        self,
+        root: Path,
+        entries: Sequence[Entry],
+        reference: Reference,
+        use_directory_urls: bool,
+        pieces: Pieces | None = None,
+    ) -> None:
         self.root = root
+        self.pieces = pieces if pieces is not None else Pieces()
+        """What is made from one recipe alone, shared by the pages of a build and kept by `mkdocs serve`."""
         self.entries = entries
         self.ids = frozenset(entry.recipe.id for entry in entries)
         self.reference = reference
@@ -281,7 +291,7 @@ def _charts(
     names: dict[str, Markup] = {}
     outputs = []
     url_of = site.recipe_url_from_root
-    for kind, build in charts.charts_for(entries, url_of).items():
+    for kind, build in charts.charts_for(entries, url_of, site.pieces).items():
         name = f"{stem}-{kind}"
         names[kind] = Markup(name)
         outputs.append(Output(f"{charts.CHARTS_DIR}/{name}.json", render=build, inputs=inputs))

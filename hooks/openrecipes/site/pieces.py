@@ -1,4 +1,5 @@
-"""Text made from one recipe alone (its JSON record, CSV row, feed entry), made once and reused.
+"""What is made from one recipe alone (its JSON record, CSV row, feed entry, table row, chart
+point), made once and reused.
 
 Within a build, `api/recipes.json` and each recipe's own `api/recipes/<id>.json` share the record.
 Across `mkdocs serve` rebuilds, the load memo (`loader.LoadMemo`) hands out the very same `Entry`
@@ -12,6 +13,10 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from ..loader import Entry
+
+PLANNED = frozenset({"point"})
+"""Kinds of piece made while the site is planned, in the process that plans it: a chart's point
+holds its recipe's record, which cannot be pickled (records are made from the schema)."""
 
 
 class Pieces:
@@ -34,8 +39,9 @@ class Pieces:
 
     def export(self) -> dict[tuple[str, int], tuple[Hashable, Any]]:
         """The pieces made, without their entries: to hand over from a forked worker, whose entries
-        are the very objects (at the same addresses) of the process that forked it."""
-        return {key: (extra, piece) for key, (_, extra, piece) in self._made.items()}
+        are the very objects (at the same addresses) of the process that forked it. Pieces that hold
+        their entry (PLANNED) are made while the site is planned, before the fork, and stay."""
+        return {key: (extra, piece) for key, (_, extra, piece) in self._made.items() if key[0] not in PLANNED}
 
     def adopt(self, exported: dict[tuple[str, int], tuple[Hashable, Any]], entries: Iterable[Entry]) -> None:
         """Take the pieces a forked worker made for `entries` (see `export`)."""

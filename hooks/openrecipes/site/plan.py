@@ -57,12 +57,14 @@ def plan_site(
     broken: set[str] = set()  # recipes whose generated files clash (catalogue.entries are otherwise valid)
     while True:
         entries = [entry for entry in catalogue.entries if entry.recipe.path not in broken]
-        site = Pages(root, entries, catalogue.reference, use_directory_urls)
+        site = Pages(root, entries, catalogue.reference, use_directory_urls, pieces)
         outputs = [
             *recipe_outputs(site),
             *index_outputs(site, sorted_problems(problems)),
             *group_outputs(site),
-            *export.data_outputs(site.root, site.entries, site.recipe_url_from_root, site_url, site.reference, pieces),
+            *export.data_outputs(
+                site.root, site.entries, site.recipe_url_from_root, site_url, site.reference, site.pieces
+            ),
             Output(PLOTLY_JS, copy_of=Path(plotly.__file__).parent / "package_data" / "plotly.min.js", inputs=()),
         ]
         clashes = collisions(outputs, hand_written, use_directory_urls)
