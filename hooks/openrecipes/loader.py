@@ -487,6 +487,9 @@ class LoadMemo:
     def __init__(self) -> None:
         self._context: tuple[object, ...] | None = None
         self._results: dict[str, tuple[str, Entry | None, list[Problem], str | None, bool]] = {}
+        self._signatures: dict[str, tuple[int, ...]] = {}
+        """Each file's identity, size and times when it was last read: a file whose are the same
+        is not read again (a rebuild after one edit of 3,000 recipes read 3,000 files)."""
 
     def begin(self, job: _Job) -> None:
         """Start a load; everything is forgotten when what every check depends on has changed."""
@@ -494,15 +497,24 @@ class LoadMemo:
         if context != self._context:
             self._context = context
             self._results.clear()
+            self._signatures.clear()
 
     def check(self, path: Path, job: _Job) -> tuple[Entry | None, list[Problem]]:
         display = _display_path(path, job.root)
+        known = self._results.get(display)
+        signature = _signature(path)
+        if known is not None and signature is not None and self._signatures.get(display) == signature:
+            _, entry, problems, replacement, present = known
+            if replacement is None or (replacement in job.ids) == present:
+                return entry, problems
         raw, problem = read_file(path, display)
         if raw is None:
             self._results.pop(display, None)
+            self._signatures.pop(display, None)
             return None, [problem] if problem else []
+        if signature is not None:
+            self._signatures[display] = signature
         digest = _digest(display, raw)
-        known = self._results.get(display)
         if known is not None:
             old_digest, entry, problems, replacement, present = known
             if old_digest == digest and (replacement is None or (replacement in job.ids) == present):
@@ -514,6 +526,19 @@ class LoadMemo:
         replacement = _replacement(entry)
         self._results[display] = (digest, entry, problems, replacement, replacement in job.ids)
         return entry, problems
+
+
+def _signature(path: Path) -> tuple[int, ...] | None:
+    """What changes whenever a file's bytes do (its inode, size, and the times of its last write and
+    its last change of any kind, in nanoseconds), as `make` and git tell a changed file; None for
+    anything but a regular file, which is read to say what is wrong with it."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 def _replacement(entry: Entry | None) -> str | None:

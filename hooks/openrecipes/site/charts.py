@@ -46,6 +46,7 @@ reads hover text and legend names as HTML, so every text from a recipe is escape
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import html
@@ -515,13 +516,18 @@ def _spread(points: Sequence[Point], row_of: Callable[[Point], str], x_max: floa
     near = x_max / 80  # about a marker's width on a desktop chart
     lanes = (0.0, -0.13, 0.1, -0.26)  # the label takes the top of the row
     offsets: dict[int, float] = {}
-    for row in {row_of(p) for p in points}:
-        placed: list[tuple[float, float]] = []
-        for point in sorted((p for p in points if row_of(p) == row), key=lambda p: (p.mfu, p.entry.recipe.id)):
+    rows: dict[str, list[Point]] = {}
+    for point in points:
+        rows.setdefault(row_of(point), []).append(point)
+    for members in rows.values():
+        close: collections.deque[tuple[float, float]] = collections.deque()  # the placed within `near`
+        for placed, point in enumerate(sorted(members, key=lambda p: (p.mfu, p.entry.recipe.id))):
             x = point.mfu * 100
-            taken = {lane for other, lane in placed if abs(other - x) < near}
-            lane = next((lane for lane in lanes if lane not in taken), lanes[len(placed) % len(lanes)])
-            placed.append((x, lane))
+            while close and not abs(close[0][0] - x) < near:  # by MFU: the rest are nearer
+                close.popleft()
+            taken = {lane for _, lane in close}
+            lane = next((lane for lane in lanes if lane not in taken), lanes[placed % len(lanes)])
+            close.append((x, lane))
             offsets[id(point)] = lane
     return offsets
 

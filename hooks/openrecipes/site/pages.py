@@ -154,50 +154,60 @@ def recipe_outputs(site: Pages) -> list[Output]:
     outputs = []
     for entry in site.entries:
         recipe = entry.recipe
-        src = recipe_page_src(entry.recipe.id)
-        recipe_launches = launch.launches(recipe.fields)
         # Each GPU type's cheapest: whatever the reader's price basis, the cheapest other recipe is
         # one of them, and a page listing every alternative would grow with the catalogue.
         model = (slug(recipe.fields.model), facts.method_of(entry))
         others = ([other for other in fastest if other is not entry][:1] for fastest in leaders[model].values())
-        shown = sorted((other for found in others for other in found), key=table_order_key)
+        shown = tuple(sorted((other for found in others for other in found), key=table_order_key))
         more = len(by_model[model]) - 1 - len(shown)
         replaced = _replacement_listed(site, recipe)
-        model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
-        page = site.page(
-            src,
-            "recipe.md.j2",
-            entry=entry,
-            recipe=recipe,
-            f=recipe.fields,
-            derived=entry.derived,
-            title=describe.title(recipe),
-            launches=recipe_launches,
-            launch_values=launch_comparisons(recipe.fields),
-            # Links are made when the page is rendered: `mkdocs serve` plans every page on each
-            # rebuild but renders only those an edit changes.
-            files=functools.partial(_recipe_files, site, src, recipe.id),
-            launch_links=functools.partial(_launch_links, site, src, recipe.id, recipe_launches),
-            alternatives=functools.partial(site.rows, src, shown),
-            more_alternatives=more,
-            model_page=functools.partial(site.link, src, model_page),
-            compare_url=functools.partial(_compare_url, site, src, recipe.id),
-            superseded_url=functools.partial(_superseded_url, site, src, recipe) if replaced else None,
-        )
-        own = (entry.digest,)
         # The page shows its recipe, a row of each of the cheapest others of its model, how many
         # more there are, and a link to its replacement when that is in the catalogue.
-        page_inputs = (*own, *(other.listing for other in shown), f"more {more}", f"replaced {replaced}")
-        outputs += [
-            Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
-            Output(
-                f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own
-            ),
-        ]
-        for script in (script for one in recipe_launches for script in (one.launch_sh, one.env_sh) if script):
-            outputs.append(
-                Output(f"recipes/{recipe.id}/{script.name}", render=fixed(script.text), origin=recipe.path, inputs=own)
-            )
+        page_inputs = (entry.digest, *(other.listing for other in shown), f"more {more}", f"replaced {replaced}")
+        # Made again only when what the page shows changed: `mkdocs serve` plans every page on each
+        # rebuild, and the outputs of 3,000 recipes took a tenth of one.
+        made = functools.partial(_outputs_of_recipe, site, entry, shown, more, replaced, page_inputs)
+        outputs += site.pieces.get("outputs", entry, (page_inputs, site.use_directory_urls, site.root), made)
+    return outputs
+
+
+def _outputs_of_recipe(
+    site: Pages, entry: Entry, shown: tuple[Entry, ...], more: int, replaced: bool, page_inputs: tuple[str, ...]
+) -> list[Output]:
+    """A recipe's page, its YAML file and its launch scripts."""
+    recipe = entry.recipe
+    src = recipe_page_src(recipe.id)
+    recipe_launches = launch.launches(recipe.fields)
+    model_page = f"{posixpath.dirname(MODELS_PAGE)}/{slug(recipe.fields.model)}.md"
+    page = site.page(
+        src,
+        "recipe.md.j2",
+        entry=entry,
+        recipe=recipe,
+        f=recipe.fields,
+        derived=entry.derived,
+        title=describe.title(recipe),
+        launches=recipe_launches,
+        launch_values=launch_comparisons(recipe.fields),
+        # Links are made when the page is rendered: `mkdocs serve` plans every page on each
+        # rebuild but renders only those an edit changes.
+        files=functools.partial(_recipe_files, site, src, recipe.id),
+        launch_links=functools.partial(_launch_links, site, src, recipe.id, recipe_launches),
+        alternatives=functools.partial(site.rows, src, shown),
+        more_alternatives=more,
+        model_page=functools.partial(site.link, src, model_page),
+        compare_url=functools.partial(_compare_url, site, src, recipe.id),
+        superseded_url=functools.partial(_superseded_url, site, src, recipe) if replaced else None,
+    )
+    own = (entry.digest,)
+    outputs = [
+        Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
+        Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own),
+    ]
+    for script in (script for one in recipe_launches for script in (one.launch_sh, one.env_sh) if script):
+        outputs.append(
+            Output(f"recipes/{recipe.id}/{script.name}", render=fixed(script.text), origin=recipe.path, inputs=own)
+        )
     return outputs
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from ..loader import Entry
 
-PLANNED = frozenset({"point"})
+PLANNED = frozenset({"point", "outputs"})
 """Kinds of piece made while the site is planned, in the process that plans it: a chart's point
-holds its recipe's record, which cannot be pickled (records are made from the schema)."""
+and a recipe's outputs hold its record, which cannot be pickled (records are made from the schema)."""
 
 
 class Pieces:
@@ -27,6 +27,21 @@ class Pieces:
     def __init__(self) -> None:
         # The entry is kept beside its piece so that its id() cannot be reused while the piece lives.
         self._made: dict[tuple[str, int], tuple[Entry, Hashable, Any]] = {}
+        self._latest: dict[str, tuple[Hashable, Any]] = {}
+
+    def latest(self, kind: str, key: Hashable, make: Callable[[], Any]) -> Any:
+        """What is made from the whole catalogue (`key`: all it is made from), kept while `key` is
+        equal: for `mkdocs serve`, whose edits mostly leave it so."""
+        found = self._latest.get(kind)
+        if found is not None and found[0] == key:
+            return found[1]
+        made = make()
+        self._latest[kind] = (key, made)
+        return made
+
+    def forget(self, kind: str) -> None:
+        """Make the next `latest` of `kind` again, whatever its key."""
+        self._latest.pop(kind, None)
 
     def get(self, kind: str, entry: Entry, extra: Hashable, make: Callable[[], Any]) -> Any:
         key = (kind, id(entry))
