@@ -85,13 +85,16 @@ import json, resource, sys, time
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 config = load_config(config_file=sys.argv[1], site_dir=sys.argv[2], strict=sys.argv[3] == 'strict')
-start = time.perf_counter()
+def cpu():
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+start, start_cpu = time.perf_counter(), cpu()
 build(config)
-seconds = time.perf_counter() - start
-# The hook may render pages in a forked worker: its peak is reported too.
+seconds, cpu_seconds = time.perf_counter() - start, cpu() - start_cpu
+# The hook may render pages in a forked worker: its peak and its CPU time are reported too.
 self_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 worker_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"seconds": seconds, "peak_kib": self_kib, "worker_kib": worker_kib}))
+print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_kib": self_kib, "worker_kib": worker_kib}))
 """
 
 # The plain site's configuration: the same theme and Markdown, no hook; the generated pages
@@ -126,6 +129,9 @@ class Measurement:
     build_peak_mib: float
     worker_peak_mib: float
     plain_seconds: float
+    build_cpu_seconds: float
+    """The build's CPU time, its forked worker's included: what it costs whatever the cores."""
+    plain_cpu_seconds: float
     plain_peak_mib: float
     validate_seconds: float
     validate_one_seconds: float
@@ -158,6 +164,10 @@ class Measurement:
     @property
     def ratio(self) -> float:
         return self.build_seconds / self.plain_seconds
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.build_cpu_seconds / self.plain_cpu_seconds
 
     @property
     def search_bytes_per_recipe(self) -> float:
@@ -321,6 +331,8 @@ def measure(
         build_peak_mib=built["peak_kib"] / 1024,
         worker_peak_mib=built["worker_kib"] / 1024,
         plain_seconds=plain_built["seconds"],
+        build_cpu_seconds=built["cpu_seconds"],
+        plain_cpu_seconds=plain_built["cpu_seconds"],
         plain_peak_mib=plain_built["peak_kib"] / 1024,
         validate_seconds=_validate_seconds(project, runs=runs),
         validate_one_seconds=_validate_seconds(project, f"recipes/{ids[-1]}.yaml", runs=runs),
@@ -488,6 +500,7 @@ HEADER = (
     "plain ms/recipe",
     "plain MiB",
     "ratio",
+    "CPU ratio",
     "validate s",
     "validate 1 s",
 )
@@ -530,6 +543,7 @@ def row(m: Measurement) -> tuple[str, ...]:
         fmt.number(m.plain_seconds / m.size * 1000, 1),
         fmt.number(m.plain_peak_mib, 0),
         fmt.number(m.ratio, 3) + "×",
+        fmt.number(m.cpu_ratio, 3) + "×",
         fmt.number(m.validate_seconds, 2),
         fmt.number(m.validate_one_seconds, 2),
     )
@@ -623,7 +637,11 @@ def targets(results: Sequence[Measurement], worst: Sequence[Worst] = ()) -> list
     if 1000 in by_size:
         m = by_size[1000]
         checks += [
-            (f"build at 1,000 within {BUILD_RATIO:.2f}× of the plain site: {m.ratio:.3f}×", m.ratio <= BUILD_RATIO),
+            (
+                f"build at 1,000 within {BUILD_RATIO:.2f}× of the plain site: {m.ratio:.3f}× "
+                f"(CPU time {m.cpu_ratio:.3f}×, the pages rendered on the second core)",
+                m.ratio <= BUILD_RATIO,
+            ),
             (f"validate 1,000 recipes in at most 1 s: {m.validate_seconds:.2f} s", m.validate_seconds <= 1),
         ]
     if 3000 in by_size:
