@@ -34,7 +34,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,8 +53,10 @@ pytestmark = [pytest.mark.site, pytest.mark.workflow, pytest.mark.xdist_group("b
 
 BIN = Path(sys.executable).parent
 SCRIPTS = REPO / ".github" / "scripts"
-BUILD_SECONDS = 60
-"""A build of these few recipes takes one or two seconds; one that takes a minute is a finding."""
+HANG_SECONDS = 300
+"""A build or a validate of these few recipes takes seconds; one still running after five minutes
+hangs (an attack that makes the work grow without bound), and the test fails saying so. How long
+they take is `./dev bench`'s to measure, not a test's."""
 
 RUN = 'alert("the launch script ran");\n'
 TOKEN = "orfrag1z"  # the fragment token's old ASCII form
@@ -138,20 +139,22 @@ class Pipeline:
         return clone
 
     def command(self, cwd: Path, *args: str, timeout: float, **env: str) -> Command:
-        started = time.monotonic()
-        done = subprocess.run(
-            list(args),
-            cwd=cwd,
-            env={**self.sandbox.env, "NO_MKDOCS_2_WARNING": "1", **env},
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=timeout,
-        )
-        return Command(done.returncode, done.stdout + done.stderr, time.monotonic() - started)
+        try:
+            done = subprocess.run(
+                list(args),
+                cwd=cwd,
+                env={**self.sandbox.env, "NO_MKDOCS_2_WARNING": "1", **env},
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{' '.join(args[-3:])} still running after {timeout:.0f} s: it hangs", pytrace=False)
+        return Command(done.returncode, done.stdout + done.stderr)
 
     def validate(self, checkout: Path) -> Command:
-        return self.command(checkout, str(BIN / "openrecipes"), "validate", timeout=BUILD_SECONDS)
+        return self.command(checkout, str(BIN / "openrecipes"), "validate", timeout=HANG_SECONDS)
 
     def build(self, checkout: Path, source_date_epoch: str) -> Command:
         """`mkdocs build --strict` as the workflows run it, with main's code (the hook imports the
@@ -163,7 +166,7 @@ class Pipeline:
             "mkdocs",
             "build",
             "--strict",
-            timeout=BUILD_SECONDS * 5,
+            timeout=HANG_SECONDS,
             SOURCE_DATE_EPOCH=source_date_epoch,
         )
 
@@ -172,7 +175,6 @@ class Pipeline:
 class Command:
     returncode: int
     output: str
-    seconds: float
 
     def problems(self) -> list[re.Match[str]]:
         """Every located problem it printed (warnings left out), as the build logs them or not."""
@@ -346,7 +348,6 @@ def test_a_pull_request_with_every_attack_is_refused_in_one_run_and_publishes_no
 
     no_traceback(built)
     assert built.returncode == 1, built.output + published
-    assert built.seconds < BUILD_SECONDS, f"the refused build took {built.seconds:.0f} s"
     problems = built.problems()
     errors = [line for line in built.output.splitlines() if line.startswith("ERROR")]
     # Every error the build logged is a located problem, but the closing count.
@@ -440,7 +441,7 @@ def published(pipeline: Pipeline) -> Published:
     assert prepared.outputs["kind"] == "data", prepared.stderr
     built = pipeline.build(checkout, prepared.outputs["source-date-epoch"])
     assert built.returncode == 0, built.output
-    diff = pipeline.command(checkout, str(BIN / "openrecipes"), "diff", "HEAD", "--json", timeout=BUILD_SECONDS)
+    diff = pipeline.command(checkout, str(BIN / "openrecipes"), "diff", "HEAD", "--json", timeout=HANG_SECONDS)
     assert diff.returncode == 0, diff.output
     assert sorted(json.loads(diff.output)["added"]) == sorted([RECIPE, BRACKETS_RECIPE])
     outcome = sandbox.script("pages-publish.sh", "pr-23", checkout / "site")
@@ -480,7 +481,6 @@ def script_address(value: str) -> bool:
 def test_the_attacks_that_validate_are_published_and_nothing_of_them_can_run(published: Published) -> None:
     pages, before = published.pages, published.before
     no_traceback(published.built)
-    assert published.built.seconds < BUILD_SECONDS, f"the preview's build took {published.built.seconds:.0f} s"
     # Published under pr-23/, and nothing else of the branch changed.
     assert {path: data for path, data in pages.items() if not path.startswith(PREVIEW)} == before
     preview = {path: data for path, data in pages.items() if path.startswith(PREVIEW)}
