@@ -26,9 +26,9 @@ import yaml
 from conftest import FIXTURES, REPO, SEED_DATA, SEED_ID, BuildResult, Project, code_blocks, parse
 from test_importers import IMPORTED_AT, ReleaseRepo, _launch_import, release_repo  # noqa: F401 (a fixture)
 
+from openrecipes.checking import launchscript as launches
 from openrecipes.importers import megatron_bridge_launch
 from openrecipes.reading.schema import Schema
-from openrecipes.site import launch as launches
 
 pytestmark = pytest.mark.site
 

@@ -449,7 +449,14 @@ def test_a_submission_without_a_readme_whose_run_sub_is_nvidias_gets_nvidias_doc
         f"{blob_id(V51 / own / 'run.sub')}), whose README documents its launch" in launch["notes"]
     )
     assert "The README's command sources config_<system>.sh; this result ran" in launch["notes"]
-    assert {item["name"] for item in launch["inputs"]} == {"<Slurm cluster>", "<docker/registry>", "WALLTIME"}
+    # The placeholders the README writes as paths from the root are inputs too (issue 28, item 1).
+    assert {item["name"] for item in launch["inputs"]} == {
+        "<Slurm cluster>",
+        "<docker/registry>",
+        "</path/to/dataset>",
+        "</path/to/output_logdir>",
+        "WALLTIME",
+    }
     assert_cited_lines_exist(v51, launch)
 
 

@@ -32,6 +32,7 @@ from .figures import (
     cp_degree,
     lookup,
 )
+from .launchinputs import UNDESCRIBED, documented_inputs, launch_scripts
 from .scriptinputs import script_inputs
 
 
@@ -59,7 +60,9 @@ def analyse(
     instance = _resolve_instance(f, reference, gpu, problem)
     model = _resolve_model(f, reference, problem)
     derived = _derive(f, gpu, instance, model, reference)
-    derived = Derived(**{**derived.__dict__, "notices": tuple(_input_notices(recipe, f, derived, locations))})
+    found = list(_input_notices(recipe, f, derived, locations))
+    problems += [notice for notice in found if not notice.warning]
+    derived = Derived(**{**derived.__dict__, "notices": tuple(notice for notice in found if notice.warning)})
     context = Context(f, derived, today, recipe_ids, refused)
     checks = _explain(
         [check for each in RULES for check in each.run(context)], f, problem, refused=bool(context.refused)
@@ -260,19 +263,32 @@ def _written(name: str) -> str:
 
 
 def launch_inputs(f: RecipeFields) -> tuple[tuple[str, str | None], ...]:
-    """A documented launch's inputs, as `_inputs` gives the script's: what its command reads (its
-    `env` set), described or not, then those `launch.inputs` describes that the command does not read."""
+    """A documented launch's inputs, as `_inputs` gives the script's: what its checkout and command
+    read (its `env` set) and the variables its placeholders stand for (launchinputs.py), described
+    or not, then those `launch.inputs` describes that the command does not read."""
     launch = lookup(f, "launch")
-    command = lookup(launch, "command")
-    described = {item.name: item.description for item in lookup(launch, "inputs") or () if item.name is not None}
+    if lookup(launch, "command") is None:
+        return ()
+    variables, _ = documented_inputs(launch)
+    listed = [
+        (item.written if item.written == item.name else f"{item.written} (as ${item.name})", None)
+        if item.description == UNDESCRIBED
+        else (item.written, item.description)
+        for item in variables
+    ]
     environment = [name for name, _ in lookup(launch, "env") or ()]
-    read = [item.written for item in script_inputs(command, environment)] if command else []
-    listed = [(written, described.get(written.removeprefix("$"))) for written in read]
-    listed += [(_written(name), text) for name, text in described.items() if _written(name) not in read]
+    named = {item.name for item in variables}
+    for script in launch_scripts(launch):
+        for read in script_inputs(script, environment):
+            if read.kind == "variable" and read.name not in named:
+                listed.append((read.written, None))
+                named.add(read.name)
     return tuple(listed)
 
 
 def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations: SourceMap) -> Iterator[Problem]:
+    """A documented launch's undescribed inputs (a problem: its script could not ask for them) and an
+    as-run script's (a warning: the script is the author's, as run)."""
     undescribed_launch = [written for written, text in launch_inputs(f) if text is None]
     if undescribed_launch:
         position = locations.value_at(("launch", "command"))
@@ -282,8 +298,8 @@ def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations:
             position.column,
             "$.launch.command",
             f"the documented command reads {', '.join(undescribed_launch)}, which neither `launch.env` sets nor "
-            "`launch.inputs` describes; say what to provide, so a reader can run it",
-            warning=True,
+            "`launch.inputs` describes: describe each in `launch.inputs` (a <placeholder> as written, with what to "
+            "put there), so that the launch script can ask for it",
         )
     undescribed = [written for written, text in derived.inputs if text is None]
     if not undescribed:

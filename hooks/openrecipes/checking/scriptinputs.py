@@ -11,8 +11,10 @@ an `eval` is not seen, so the result is what the script *appears* to read, said 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
+
+from .shelltext import placeholders
 
 # Set by the shell or the system, not by the person running the script.
 SHELL_VARIABLES = frozenset(
@@ -31,7 +33,6 @@ _ASSIGNMENT = re.compile(
 _LOOP = re.compile(rf"\b(?:for|select)\s+({_NAME})\s+in\b")
 _READ = re.compile(r"\bread\b([^;&|\n]*)")
 _READ_OPTIONS_WITH_VALUE = frozenset("adinNptu")
-_PLACEHOLDER = re.compile(r"<([A-Za-z][A-Za-z0-9 _./:-]*[A-Za-z0-9.])>")
 
 
 @dataclass(frozen=True)
@@ -99,46 +100,25 @@ def _read_names(arguments: str) -> list[str]:
 
 
 def script_inputs(script: str, environment: Collection[str] = ()) -> list[ScriptInput]:
-    """Variables `script` reads but neither it nor `environment` sets, and its `<placeholders>`,
-    each once, in the order they first appear."""
+    """Variables `script` reads but neither it nor `environment` sets, and its `<placeholders>`
+    (shelltext.py: wherever bash would read them, comments aside), each once, in the order they first
+    appear."""
     lines = _expanding(script)
     text = "\n".join(line for _, line in lines)
     assigned = {match.group(1) for match in _ASSIGNMENT.finditer(text)}
     assigned |= {match.group(1) for match in _LOOP.finditer(text)}
     assigned |= {name for match in _READ.finditer(text) for name in _read_names(match.group(1))}
     own = assigned | set(environment) | SHELL_VARIABLES
-    found: dict[tuple[str, str], ScriptInput] = {}
+    read: list[tuple[int, int, str, str]] = []  # line, position in the script, name, kind
+    offset = 0
     for number, line in lines:
-        read: list[tuple[int, str, str]] = []
         for match in re.finditer(rf"\$(?:\{{[#!]?({_NAME})|({_NAME}))", line):
             name = match.group(1) or match.group(2)
             if name not in own:
-                read.append((match.start(), name, "variable"))
-        for match in _placeholders(line):
-            read.append((match.start(), match.group(1), "placeholder"))
-        for _, name, kind in sorted(read):
-            found.setdefault((name, kind), ScriptInput(name, kind, number))
+                read.append((number, offset + match.start(), name, "variable"))
+        offset += len(line) + 1
+    read += [(use.line, use.start, use.text, "placeholder") for use in placeholders(script)]
+    found: dict[tuple[str, str], ScriptInput] = {}
+    for number, _, name, kind in sorted(read):
+        found.setdefault((name, kind), ScriptInput(name, kind, number))
     return list(found.values())
-
-
-def _placeholders(text: str) -> Iterator[re.Match[str]]:
-    for match in _PLACEHOLDER.finditer(text):
-        if match.start() == 0 or text[match.start() - 1] not in "<$":  # not a heredoc or <(...)
-            yield match
-
-
-def replace_placeholders(script: str, replacements: Mapping[str, str]) -> str:
-    """`script` with each `<placeholder>` named in `replacements` (by the text between its
-    brackets) replaced where `script_inputs` finds it read (not in single quotes or a comment);
-    everything else byte for byte."""
-    expanded = dict(_expanding(script))
-    lines = script.split("\n")
-    for number, line in enumerate(lines, start=1):
-        seen = {match.start() for match in _placeholders(expanded.get(number, ""))}
-        out, end = [], 0
-        for match in _placeholders(line):
-            if match.start() in seen and match.group(1) in replacements:
-                out += [line[end : match.start()], replacements[match.group(1)]]
-                end = match.end()
-        lines[number - 1] = "".join(out) + line[end:]
-    return "\n".join(lines)

@@ -10,8 +10,9 @@ import difflib
 from collections.abc import Sequence
 
 from .. import describe, fmt
+from ..checking import launchscript as launch
 from ..loader import Entry
-from ..site import facts, launch
+from ..site import facts
 
 
 def page_url(recipe_id: str) -> str:

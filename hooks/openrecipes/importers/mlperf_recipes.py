@@ -109,6 +109,23 @@ INPUTS = {
         "Dockerfile.",
         "your container registry",
     ),
+    "<path/to/output_logdir>": (
+        "Where the logs are written, on a path every node can write.",
+        "your cluster's shared storage",
+    ),
+    "<path/to/your/downloaded/checkpoint>": (
+        "The model checkpoint the benchmark starts from, downloaded and converted as the implementation's README "
+        "says, on a path every node can read.",
+        "the implementation's README",
+    ),
+    "<path/to/your/preprocessed_c4>": (
+        "The C4 data set, preprocessed as the implementation's README says, on a path every node can read.",
+        "the implementation's README",
+    ),
+    "<path/to/your/tokenizer.model>": (
+        "The tokenizer model file the implementation's README names, on a path every node can read.",
+        "the implementation's README",
+    ),
     "DGXNNODES": ("Nodes the job takes; the configuration exports it.", "the configuration file"),
     "WALLTIME": ("The job's time limit; the configuration exports it.", "the configuration file"),
 }
@@ -727,15 +744,6 @@ def _launch(
     if sets:
         launch["sets"] = sets
     launch["inputs"] = _inputs(command, env, found.container)
-    spoken = "\n".join(re.split(r"(?:^|\s)#", line, maxsplit=1)[0] for line in command.splitlines())
-    paths = sorted(set(re.findall(r"<(/[^<>\s]+)>", spoken)))
-    if paths:
-        # The schema's input names cannot start with /: said here, so the reader fills them in all the same.
-        notes.append(
-            "The command also holds paths to fill in, as the README writes them: "
-            + ", ".join(f"<{path}>" for path in paths)
-            + "."
-        )
     if expressions:
         notes.append(
             "Set by the configuration as shell expressions, evaluated when it is sourced and so left out of env: "
@@ -799,7 +807,8 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
         )
     for item in script_inputs(command, env):
         written = item.written if item.kind == "placeholder" else item.name
-        description, origin = INPUTS.get(written, INPUTS.get(item.name, (None, None)))
+        # `</path/to/dataset>` is `<path/to/dataset>` written from the root.
+        description, origin = INPUTS.get(written, INPUTS.get(written.replace("</", "<", 1), (None, None)))
         inputs.append(
             {
                 "name": written,

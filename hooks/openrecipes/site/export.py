@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from .. import describe
+from ..checking import launchscript as launch
 from ..checking import pricebasis
 from ..checking.figures import Derived
 from ..loader import Entry
 from ..reading import records
 from ..reading.reference import Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
-from . import facts, launch
+from . import facts
 from .feed import atom_feed, entry_xml_text
 from .outputs import (
     API_CSV,

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import describe, flops, fmt
+from ..checking import launchscript as launch
 from ..checking import pricebasis
 from ..loader import PAGE_ONLY, Entry, slug
 from ..reading import records
 from ..reading.reference import ModelSpec
 from ..reading.refs import resolve
-from . import launch
 
 NOT_PUBLISHED = "not published"
 NO_PRICE = "no public price"

@@ -16,15 +16,16 @@ import jinja2
 from markupsafe import Markup
 
 from .. import describe, flops
+from ..checking import launchscript as launch
 from ..checking import pricebasis
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
+from ..checking.launchscript import Launch
 from ..checking.rules import check_statements, launch_comparisons
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
 from ..reading.reference import REFERENCE_DIR, Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
-from . import architecture, charts, export, facts, launch
-from .launch import Launch
+from . import architecture, charts, export, facts
 from .outputs import (
     COMPARE_PAGE,
     DATA_PAGE,

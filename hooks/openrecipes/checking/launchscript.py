@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..checking.scriptinputs import SHELL_VARIABLES, replace_placeholders, script_inputs
+from .launchinputs import Variable, documented_inputs, launch_scripts
+from .shelltext import substituted
 
 Kind = Literal["as-run", "documented", "not-published"]
 
@@ -47,20 +48,6 @@ class Script:
 
     name: str
     text: str
-
-
-@dataclass(frozen=True)
-class Variable:
-    """A value the reader provides before a documented launch runs, as the script requires it."""
-
-    name: str
-    """The shell variable (`SLURM_ACCOUNT`, or `PATH_TO_DATA_DIR` for `<path/to/data/dir>`)."""
-    written: str
-    """As the recipe writes it (`SLURM_ACCOUNT`, `<path/to/data/dir>`)."""
-    description: str
-    origin: str | None
-    required: bool
-    """Whether the script requires it set (a variable), or it is a prerequisite said in words."""
 
 
 @dataclass(frozen=True)
@@ -108,55 +95,37 @@ def primary_kind(fields: Any) -> Kind:
 
 def env_exports(pairs: Sequence[tuple[str, str]], *, quote: bool) -> str:
     """`export NAME=value` lines. An author's values are shell text and stay as written; a
-    publisher's are values (`launch.env`) and are quoted so that the shell reads them back exactly."""
-    return "".join(f"export {name}={shlex.quote(value) if quote else value}\n" for name, value in pairs)
+    publisher's are values (`launch.env`) and are quoted so that the shell reads them back exactly,
+    but for a `~` that begins the value or follows a `:`, which the publisher's own assignment
+    expanded to the home folder (`~/.config/enroot`), and which stays outside the quotes to do so."""
+    return "".join(f"export {name}={assigned_value(value) if quote else value}\n" for name, value in pairs)
+
+
+def assigned_value(value: str) -> str:
+    """`value` as the right-hand side of an assignment that gives it back, tildes expanded where an
+    assignment expands them (see `env_exports`)."""
+    parts = []
+    for part in value.split(":"):
+        if part == "~" or part.startswith("~/"):
+            rest = part[1:]
+            parts.append("~" + (shlex.quote(rest) if rest else ""))
+        else:
+            parts.append(shlex.quote(part) if part else "")
+    return ":".join(parts) if value else "''"
 
 
 def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
     env_pairs = tuple(launch.env or ())
-    taken = set(SHELL_VARIABLES) | {name for name, _ in env_pairs}
-    taken |= {item.name for item in launch.inputs or () if _NAME.fullmatch(item.name)}
-    environment = [name for name, _ in env_pairs]
-    read = {
-        item.name
-        for script in (launch.checkout or "", launch.command)
-        for item in script_inputs(script, environment)
-        if item.kind == "placeholder"
-    }
-    inputs: list[Variable] = []
-    replacements: dict[str, str] = {}
-    for item in launch.inputs or ():
-        name = item.name
-        if item.name.startswith("<") and item.name[1:-1] in read:
-            name = _variable_for(item.name, taken)
-            taken.add(name)
-            replacements[item.name[1:-1]] = "${" + name + "}"
-        required = _NAME.fullmatch(name) is not None
-        inputs.append(Variable(name, item.name, item.description, item.origin, required))
+    inputs, substitutions = documented_inputs(launch)
     env_text = env_exports(env_pairs, quote=True) if env_pairs else None
     variables = [item for item in inputs if item.required]
     prerequisites = [item for item in inputs if not item.required]
-    text = _documented_script(fields, launch, variables, prerequisites, replacements, env_text)
-    env = Script(f"{prefix}env.sh", env_text) if env_text else None
-    return Launch(
-        "documented",
-        Script(f"{prefix}launch.sh", text),
-        env,
-        inputs=tuple(inputs),
+    checkout, command = (
+        substituted(text, chosen) for text, chosen in zip(launch_scripts(launch), substitutions, strict=True)
     )
-
-
-def _variable_for(placeholder: str, taken: set[str]) -> str:
-    """`<docker/registry:benchmark-tag>` → `DOCKER_REGISTRY_BENCHMARK_TAG`, never a name the shell,
-    the environment or another input already has."""
-    base = re.sub(r"[^A-Z0-9]+", "_", placeholder.upper()).strip("_") or "INPUT"
-    if base[0].isdigit():
-        base = f"INPUT_{base}"
-    name, number = base, 1
-    while name in taken:
-        number += 1
-        name = f"{base}_INPUT" if number == 2 else f"{base}_INPUT_{number - 1}"
-    return name
+    text = _documented_script(fields, launch, variables, prerequisites, checkout, command, env_text)
+    env = Script(f"{prefix}env.sh", env_text) if env_text else None
+    return Launch("documented", Script(f"{prefix}launch.sh", text), env, inputs=tuple(inputs))
 
 
 def _comment(text: str, indent: str = "") -> list[str]:
@@ -175,7 +144,8 @@ def _documented_script(
     launch: Any,
     variables: Sequence[Variable],
     prerequisites: Sequence[Variable],
-    replacements: dict[str, str],
+    checkout: str,
+    command: str,
     env_text: str | None,
 ) -> str:
     source = launch.source
@@ -217,10 +187,11 @@ def _documented_script(
         lines.append("# The environment the publisher's configuration sets (env.sh).")
         lines.append(env_text.rstrip("\n"))
         lines.append("")
-    if launch.checkout:
+    if checkout:
         lines.append("# The publisher's revision.")
-        lines.append(replace_placeholders(launch.checkout, replacements).rstrip("\n"))
+        lines.append(checkout.rstrip("\n"))
         lines.append("")
-    lines.append("# The documented command" + (", each <placeholder> a variable above." if replacements else "."))
-    lines.append(replace_placeholders(launch.command, replacements).rstrip("\n"))
+    placeholders_set = checkout != (launch.checkout or "") or command != launch.command
+    lines.append("# The documented command" + (", each <placeholder> a variable above." if placeholders_set else "."))
+    lines.append(command.rstrip("\n"))
     return "\n".join(lines) + "\n"
