@@ -323,10 +323,10 @@ def test_an_unexpected_error_in_one_file_is_that_files_problem_and_the_others_ar
     project.add("qwen3.8-27b/h200/broken", SEED.replace("  tp: 4\n", "  tp: four\n"))
     checked = loader.analyse
 
-    def bug_on_second(recipe: Any, *args: Any) -> Any:
+    def bug_on_second(recipe: Any, *args: Any, **options: Any) -> Any:
         if recipe.id.endswith("/second"):
             raise OverflowError("int too large to convert to float")
-        return checked(recipe, *args)
+        return checked(recipe, *args, **options)
 
     monkeypatch.setattr(loader, "analyse", bug_on_second)
     loaded = load_catalogue(project.root)

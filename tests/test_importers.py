@@ -625,7 +625,9 @@ def test_torchtitan_recipes_and_skipped_rows(tt_repo: tuple[Path, str, str, str]
     assert '--model.converters="float8"' in launch["command"] and "--profiling.profile_freq" in launch["command"]
     assert f"https://github.com/pytorch/torchtitan/blob/{published}/benchmarks/" in trainy["notes"]
     assert f"the report at {latest[:7]} shows it edited since" in trainy["notes"]
-    assert "so a shell runs `--training.steps 2000` as a separate command" in trainy["notes"]
+    # The line continuation the report lost is restored (issue 28: a launch shown is a launch that runs).
+    assert "so a shell would run `--training.steps 2000` as a separate command; the launch adds the" in trainy["notes"]
+    assert "--profiling.profile_freq 1000000 \\\n  --training.steps 2000\n" in launch["command"]
     assert "`seq_len = 8192`" in trainy["notes"] and '`mode = "selective"`' in trainy["notes"]
     assert (
         "The Memory(GiB) figure (48.0 GiB) is not recorded as peak memory" in trainy["notes"]

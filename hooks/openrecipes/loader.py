@@ -20,6 +20,7 @@ from typing import Any
 
 from .builddate import VARIABLE as BUILD_DATE_VARIABLE
 from .builddate import BuildDateError, build_date
+from .checking import shellcheck
 from .checking.derive import analyse
 from .checking.figures import Derived
 from .problems import Problem, internal_error, json_path, sorted_problems
@@ -333,7 +334,7 @@ def load_catalogue(
     # only in letter case) takes its recipes out too.
     broken = {problem.path for problem in problems}
     entries = sorted((entry for entry in entries if entry.recipe.path not in broken), key=table_order_key)
-    warnings = sorted_problems(notice for entry in entries for notice in entry.derived.notices)
+    warnings = sorted_problems([*(notice for entry in entries for notice in entry.derived.notices), *_unchecked()])
     return Catalogue(
         tuple(entries), sorted_problems(problems), len(job.files), job.reference, warnings=warnings, today=job.today
     )
@@ -358,9 +359,15 @@ def validate_catalogue(root: Path, *, only: Iterable[Path] | None = None, today:
     broken = {problem.path for problem in problems}
     return Validation(
         sorted_problems(problems),
-        sorted_problems(warning for warning in warnings if warning.path not in broken),
+        sorted_problems([*(warning for warning in warnings if warning.path not in broken), *_unchecked()]),
         len(job.files),
     )
+
+
+def _unchecked() -> list[Problem]:
+    """A warning when the launch scripts cannot be checked here (no bash or ShellCheck)."""
+    missing = shellcheck.unavailable()
+    return [Problem("launch scripts", 0, 0, "", f"not checked: {missing}", warning=True)] if missing else []
 
 
 @dataclass(frozen=True)
@@ -445,7 +452,9 @@ def _check_bytes(raw: bytes, display: str, job: _Job) -> tuple[Entry | None, lis
     if recipe is None or job.reference is None:
         return None, problems
     refused = [problem.where for problem in problems if problem.where]
-    derived, check_problems = analyse(recipe, locations, job.reference, job.today, job.ids, refused)
+    derived, check_problems = analyse(
+        recipe, locations, job.reference, job.today, job.ids, refused, complete=not problems
+    )
     if problems:  # a partial record: its checks are reported with its other problems, in one round
         return None, problems + check_problems
     return Entry(recipe, derived, _digest(display, raw), _listing(display, data)), check_problems

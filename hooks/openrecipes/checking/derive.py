@@ -18,6 +18,7 @@ from . import (
     pricebasis,
     publisher,
     rules,  # noqa: F401  (imported for its effect: every @rule registers itself in RULES)
+    scriptcheck,
 )
 from .figures import (
     PUBLISHER_TOLERANCE,
@@ -43,11 +44,13 @@ def analyse(
     today: dt.date,
     recipe_ids: Collection[str] = (),
     refused: Collection[str] = (),
+    complete: bool = True,
 ) -> tuple[Derived, list[Problem]]:
     """Recompute what can be recomputed; problems for unknown references and failed checks.
 
     `recipe` may be partial (a file with schema problems, its wrong values left out): every check
-    whose inputs are there still runs, so one round reports every problem of a file.
+    whose inputs are there still runs, so one round reports every problem of a file. Its launch
+    scripts are made and checked only when it is `complete` (no schema problem at all).
     """
     f = recipe.fields
     problems: list[Problem] = []
@@ -62,7 +65,16 @@ def analyse(
     derived = _derive(f, gpu, instance, model, reference)
     found = list(_input_notices(recipe, f, derived, locations))
     problems += [notice for notice in found if not notice.warning]
-    derived = Derived(**{**derived.__dict__, "notices": tuple(notice for notice in found if notice.warning)})
+    # Scripts are made of a whole record only: a partial one has lost the values they are made of.
+    scripts = scriptcheck.checked_scripts(f) if complete else ()
+    problems += scriptcheck.script_problems(recipe.path, f, locations, scripts)
+    derived = Derived(
+        **{
+            **derived.__dict__,
+            "notices": tuple(notice for notice in found if notice.warning),
+            "scripts": scripts,
+        }
+    )
     context = Context(f, derived, today, recipe_ids, refused)
     checks = _explain(
         [check for each in RULES for check in each.run(context)], f, problem, refused=bool(context.refused)

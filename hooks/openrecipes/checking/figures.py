@@ -153,6 +153,9 @@ class Derived:
     checks: tuple[Check, ...]
     notices: tuple[Problem, ...] = ()
     """Warnings: worth the author's attention, never a reason to stop the build."""
+    scripts: tuple[Any, ...] = ()
+    """Each script the recipe's launches download, with what bash and ShellCheck find in it
+    (scriptcheck.CheckedScript): the page shows them beside the script."""
     method: str | None = None
     """The training method (`workload.method.kind`), None when the recipe does not state it: the
     FLOPs convention (flops.training_flops_per_token) and every ranking go by it."""

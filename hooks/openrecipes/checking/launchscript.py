@@ -48,6 +48,19 @@ class Script:
 
     name: str
     text: str
+    parts: tuple[Part, ...] = ()
+    """Where its lines come from in the recipe: what bash or ShellCheck finds there is the recipe's."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """Lines of a script copied from one field of the recipe."""
+
+    first: int
+    """The script's line the field's text begins on, 1-based."""
+    lines: int
+    field: tuple[str, ...]
+    """The field (`("launch", "command")`, `("env", "NCCL_DEBUG")`)."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +85,9 @@ def launches(fields: Any) -> tuple[Launch, ...]:
     kind not-published, saying why. Two launches of one recipe download under different names."""
     found: list[Launch] = []
     if fields.run:
-        env = Script("env.sh", env_exports(fields.env or (), quote=False)) if fields.env else None
-        found.append(Launch("as-run", Script("launch.sh", fields.run), env))
+        env = _env_script("env.sh", fields.env or (), ("env",), quote=False) if fields.env else None
+        run = Script("launch.sh", fields.run, (Part(1, fields.run.count("\n") + 1, ("run",)),))
+        found.append(Launch("as-run", run, env))
     documented = fields.launch
     if documented is not None and documented.kind == "documented":
         prefix = "publisher-" if found else ""
@@ -101,6 +115,15 @@ def env_exports(pairs: Sequence[tuple[str, str]], *, quote: bool) -> str:
     return "".join(f"export {name}={assigned_value(value) if quote else value}\n" for name, value in pairs)
 
 
+def _env_script(name: str, pairs: Sequence[tuple[str, str]], field: tuple[str, ...], *, quote: bool) -> Script:
+    """`env.sh`: an `export` line for each value, each line the recipe's value of its name."""
+    parts, line = [], 1
+    for key, value in pairs:
+        parts.append(Part(line, value.count("\n") + 1, (*field, key)))
+        line += value.count("\n") + 1
+    return Script(name, env_exports(pairs, quote=quote), tuple(parts))
+
+
 def assigned_value(value: str) -> str:
     """`value` as the right-hand side of an assignment that gives it back, tildes expanded where an
     assignment expands them (see `env_exports`)."""
@@ -124,8 +147,18 @@ def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
         substituted(text, chosen) for text, chosen in zip(launch_scripts(launch), substitutions, strict=True)
     )
     text = _documented_script(fields, launch, variables, prerequisites, checkout, command, env_text)
-    env = Script(f"{prefix}env.sh", env_text) if env_text else None
-    return Launch("documented", Script(f"{prefix}launch.sh", text), env, inputs=tuple(inputs))
+    env = _env_script(f"{prefix}env.sh", env_pairs, ("launch", "env"), quote=True) if env_pairs else None
+    parts = tuple(
+        Part(_line_of(text, piece), piece.count("\n") + (0 if piece.endswith("\n") else 1), ("launch", field))
+        for piece, field in ((checkout, "checkout"), (command, "command"))
+        if piece.strip()
+    )
+    return Launch("documented", Script(f"{prefix}launch.sh", text, parts), env, inputs=tuple(inputs))
+
+
+def _line_of(text: str, piece: str) -> int:
+    """The line `piece` (the last copy of it: the command comes last) begins on in `text`."""
+    return text.count("\n", 0, text.rindex(piece.rstrip("\n"))) + 1
 
 
 def _comment(text: str, indent: str = "") -> list[str]:

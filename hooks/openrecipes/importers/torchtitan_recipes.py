@@ -556,8 +556,12 @@ def _published_command(report: tt.Report, file: FileAtCommit, source: GitSource)
     lines = text.splitlines()
     for number, line in enumerate(lines[:-1], start=1):
         if line.strip() and not line.rstrip().endswith("\\") and lines[number].lstrip().startswith("--"):
+            # The options after it are the command's (parse_command reads them so, and the row's
+            # figures were measured with them): the launch runs them as the report meant.
             notes.append(
                 f"As published, line {number} of the command (`{line.strip()}`) does not end with `\\`, so a "
-                f"shell runs `{lines[number].strip()}` as a separate command."
+                f"shell would run `{lines[number].strip()}` as a separate command; the launch adds the `\\`."
             )
+            lines[number - 1] = line.rstrip() + " \\"
+    text = "\n".join(lines) + "\n"
     return tt.parse_command(tt.Statement(text, published.line)), notes

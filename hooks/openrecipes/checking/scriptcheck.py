@@ -1,0 +1,102 @@
+"""What bash and ShellCheck find in the scripts a recipe's launches download, and what of it a
+recipe may not publish.
+
+A documented launch's script is made here from the publisher's command (launchscript.py), so it
+must be a script that runs what it says: one bash cannot parse, or in which ShellCheck finds an
+error (or a flag standing where a command should, the sign of a lost line continuation), is a
+problem of the recipe, at the line of the field the faulty text comes from. An author's as-run
+script is served byte for byte as it was run; what is found in it is shown beside it, never
+changed or refused. Either way, the page shows each script's errors and warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..problems import Problem
+from ..reading.yamlsource import SourceMap
+from . import launchscript, shellcheck
+from .shellcheck import Finding
+
+REFUSED_WARNINGS = {
+    "SC2215": "a flag stands where a command should: a line continuation (a backslash at the line's end) is missing",
+}
+"""ShellCheck's warnings (not errors) that mean a generated script would not run what it shows."""
+SHOWN_LEVELS = frozenset({"error", "warning"})
+
+
+@dataclass(frozen=True)
+class CheckedScript:
+    """One downloadable script and what bash and ShellCheck find in it (errors and warnings)."""
+
+    kind: launchscript.Kind
+    name: str
+    findings: tuple[Finding, ...]
+
+
+def checked_scripts(fields: Any) -> tuple[CheckedScript, ...]:
+    """Every script the recipe's launches download, each with its findings; none where bash or
+    ShellCheck is missing (`shellcheck.unavailable`: the loader says so once), so that no page
+    says a script was checked when it was not."""
+    if shellcheck.unavailable():
+        return ()
+    scripts = [
+        (one.kind, script)
+        for one in launchscript.launches(fields)
+        for script in (one.launch_sh, one.env_sh)
+        if script is not None
+    ]
+    found = shellcheck.findings([script.text for _, script in scripts])
+    return tuple(
+        CheckedScript(kind, script.name, tuple(item for item in each if item.level in SHOWN_LEVELS))
+        for (kind, script), each in zip(scripts, found, strict=True)
+    )
+
+
+def script_problems(
+    path: str, fields: Any, locations: SourceMap, checked: tuple[CheckedScript, ...]
+) -> Iterator[Problem]:
+    """A generated script's findings that refuse the recipe, each at the recipe's line it comes from."""
+    if not any(each.kind == "documented" for each in checked):
+        return
+    scripts = {
+        script.name: script
+        for one in launchscript.launches(fields)
+        if one.kind == "documented"
+        for script in (one.launch_sh, one.env_sh)
+        if script is not None
+    }
+    for each in checked:
+        if each.kind != "documented":
+            continue
+        script = scripts[each.name]
+        for finding in each.findings:
+            if finding.level != "error" and finding.code not in REFUSED_WARNINGS:
+                continue
+            why = REFUSED_WARNINGS.get(finding.code, finding.message)
+            part = next((part for part in script.parts if part.first <= finding.line < part.first + part.lines), None)
+            if part is None:  # in what OpenRecipes writes around the recipe's text: ours to fix
+                position = locations.value_at(("launch",))
+                yield Problem(
+                    path,
+                    position.line,
+                    position.column,
+                    "$.launch",
+                    f"OpenRecipes made a {each.name} that bash cannot run as written ({finding}); this is a bug "
+                    "in OpenRecipes, not in the recipe: please report it with this message",
+                )
+                continue
+            position = locations.value_at(part.field)
+            # A block scalar (`command: |`) begins on the line after its key; a one-line value on it.
+            line = position.line + (finding.line - part.first) + (1 if part.lines > 1 else 0)
+            yield Problem(
+                path,
+                line,
+                position.column if part.lines == 1 else 1,
+                "$." + ".".join(part.field),
+                f"the {each.name} made of this would not run as written: {why} ({finding.code}, "
+                f"{each.name} line {finding.line}); fix the text as the publisher meant it and say so in "
+                "`launch.notes`",
+            )
