@@ -215,6 +215,8 @@ def _documented_script(
             "}",
         ]
         lines += [f"require {item.name} {shlex.quote(item.description)}" for item in variables]
+        # For the programs the command starts, and a `bash -c '…'` script that reads one, to see them.
+        lines.append("export " + " ".join(dict.fromkeys(item.name for item in variables)))
         lines.append("")
     if env_text:
         lines.append("# The environment the publisher's configuration sets (env.sh).")

@@ -72,11 +72,9 @@ def script_problems(
         if each.kind != "documented":
             continue
         script = scripts[each.name]
-        for finding in each.findings:
-            if finding.level != "error" and finding.code not in REFUSED_WARNINGS:
-                continue
+        for finding in _refused(each.findings):
             why = REFUSED_WARNINGS.get(finding.code, finding.message)
-            part = next((part for part in script.parts if part.first <= finding.line < part.first + part.lines), None)
+            part = _part_of(script, finding.line)
             if part is None:  # in what OpenRecipes writes around the recipe's text: ours to fix
                 position = locations.value_at(("launch",))
                 yield Problem(
@@ -90,7 +88,8 @@ def script_problems(
                 continue
             position = locations.value_at(part.field)
             # A block scalar (`command: |`) begins on the line after its key; a one-line value on it.
-            line = position.line + (finding.line - part.first) + (1 if part.lines > 1 else 0)
+            within = min(finding.line, part.first + part.lines - 1) - part.first
+            line = position.line + within + (1 if part.lines > 1 else 0)
             yield Problem(
                 path,
                 line,
@@ -100,3 +99,25 @@ def script_problems(
                 f"{each.name} line {finding.line}); fix the text as the publisher meant it and say so in "
                 "`launch.notes`",
             )
+
+
+def _refused(findings: tuple[Finding, ...]) -> list[Finding]:
+    """The findings that refuse a generated script, each problem once: where it does not parse,
+    the first parse error alone (what follows it, ShellCheck's and bash's, is the same mistake seen
+    again), then what else ShellCheck finds."""
+    refused = [item for item in findings if item.level == "error" or item.code in REFUSED_WARNINGS]
+    parse_errors = [item for item in refused if item.code.startswith("SC1") or item.code == shellcheck.BASH_CODE]
+    first = [min(parse_errors, key=lambda item: (item.line, item.code == shellcheck.BASH_CODE))] if parse_errors else []
+    return first + [item for item in refused if item not in parse_errors]
+
+
+def _part_of(script: launchscript.Script, line: int) -> launchscript.Part | None:
+    """The part of the recipe a script's line comes from; a parse error found past the end of the
+    text (an `if` never closed) is the last part's, whose text left it open."""
+    for part in script.parts:
+        if part.first <= line < part.first + part.lines:
+            return part
+    last = max(script.parts, key=lambda part: part.first, default=None)
+    if last is not None and line >= last.first + last.lines and line > script.text.count("\n"):
+        return last
+    return None

@@ -4,11 +4,12 @@ A publisher's documented command is often not yet a script: it says `</path/to/d
 reader puts a path, `<docker/registry>` where an image goes. Bash reads `</path/to/dataset>` as a
 redirection, so such a command does not even parse. Before it can run, each placeholder has to
 become a variable the reader sets, written so that bash reads it as the publisher meant in every
-place it can stand: unquoted, inside double quotes, inside single quotes (`bash -c '…'`,
-`$'…'`), in a here-document. That needs to know, for every character, what bash would take it
-for, which this module works out the way bash's own reader does (quotes, escapes, comments,
-command substitutions, here-documents) rather than by patterns over lines. What it makes is then
-checked by bash itself and by ShellCheck (`checking/shellcheck.py`).
+place it can stand: unquoted, inside double quotes, inside single quotes, `$'…'`, in the script of
+a `bash -c '…'` (for the shell it starts to expand), in a here-document. That needs to know, for
+every character, what bash would take it for, which this module works out the way bash's own
+reader does (quotes, escapes, comments, command substitutions, here-documents) rather than by
+patterns over lines. What it makes is then checked by bash itself and by ShellCheck
+(`checking/shellcheck.py`).
 
 A placeholder is `<`, a short description of letters, digits and `_ . / : @ + , = -` (words
 separated by single spaces, at least one letter), and `>`, where bash would not read `<` as the
@@ -25,7 +26,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-Context = Literal["code", "double", "single", "ansi", "comment", "heredoc", "heredoc-literal"]
+Context = Literal["code", "double", "single", "inner", "ansi", "comment", "heredoc", "heredoc-literal"]
+"""`inner` is single-quoted text a shell runs as its script (`bash -c '…'`): code again, one level in."""
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DESCRIPTION = re.compile(r"[A-Za-z0-9_./:@+,=-]+(?: [A-Za-z0-9_./:@+,=-]+)*")
@@ -84,8 +86,8 @@ class _Reader:
         frame = self.stack[-1]
         context = frame[0]
         char = text[index]
-        if context == "single":
-            self._mark("single")
+        if context in ("single", "inner"):
+            self._mark(context)  # type: ignore[arg-type]
             if char == "'":
                 self.stack.pop()
             return index + 1
@@ -125,8 +127,9 @@ class _Reader:
             self._mark("code", 2)
             return index + 2
         if char == "'":
-            self._mark("single")
-            self.stack.append(["single", 0, False])
+            quoted: Context = "inner" if _runs_as_script(text, index) else "single"
+            self._mark(quoted)
+            self.stack.append([quoted, 0, False])
             return index + 1
         if text.startswith("$'", index):
             self._mark("ansi", 2)
@@ -185,6 +188,18 @@ class _Reader:
                 index = end + 1
         self.pending = []
         return index
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+
+
+def _runs_as_script(text: str, quote: int) -> bool:
+    """Whether the single-quoted word opening at `quote` is the script of `bash -c` (or `sh -lc`…)."""
+    line_start = text.rfind("\n", 0, quote) + 1
+    words = text[line_start:quote].split()
+    if len(words) < 2 or not re.fullmatch(r"-[a-z]*c[a-z]*", words[-1]):
+        return False
+    return words[-2].rsplit("/", 1)[-1] in _SHELLS
 
 
 def placeholders(script: str) -> list[Placeholder]:
@@ -275,7 +290,7 @@ def expansion(variable: str, context: Context) -> str | None:
     """What stands for `variable` where a placeholder stood, so that bash reads its value there as
     the publisher's text meant: one word in code, spliced into a quoted string by closing and
     reopening it. None where nothing can (a here-document whose delimiter is quoted)."""
-    if context == "code":
+    if context in ("code", "inner"):  # in `bash -c '…'`, for the shell that runs it to expand
         return f'"${{{variable}}}"'
     if context in ("double", "heredoc"):
         return f"${{{variable}}}"
