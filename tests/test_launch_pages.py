@@ -135,11 +135,10 @@ def test_an_mlperf_launch_names_its_config_and_makes_its_placeholders_variables(
     # The page's command is the publisher's; the download's has a variable for each placeholder.
     assert documented["command"] in code_blocks(html)
     assert "<docker/registry:benchmark-tag>" not in script.split("# The documented command", 1)[1]
-    assert "docker build --pull -t ${DOCKER_REGISTRY_BENCHMARK_TAG} ." in script
-    assert (
-        "CONT=${DOCKER_REGISTRY_BENCHMARK_TAG} DATADIR=${PATH_TO_DATA_DIR} LOGDIR=${PATH_TO_OUTPUT_DIR} sbatch"
-        in script
-    )
+    # One placeholder written twice is one value; one written only as a variable's whole value is
+    # that variable (issue 28, item 1), each quoted as one word.
+    assert 'docker build --pull -t "${DOCKER_REGISTRY_BENCHMARK_TAG}" .' in script
+    assert 'CONT="${DOCKER_REGISTRY_BENCHMARK_TAG}" DATADIR="${DATADIR}" LOGDIR="${LOGDIR}" sbatch' in script
     assert "<docker/registry:benchmark-tag> (DOCKER_REGISTRY_BENCHMARK_TAG in launch.sh)" in text
     assert subprocess.run(["bash", "-n"], input=script.encode("utf-8"), check=False).returncode == 0
 
@@ -246,7 +245,7 @@ def test_a_documented_launch_sh_stops_on_each_unset_input_and_runs_the_command_o
         ("SLURM_ACCOUNT", "SLURM_ACCOUNT", True),
         ("<path/to/data>", "PATH_TO_DATA", True),
         ("<path>", "PATH_INPUT", True),  # never PATH itself
-        ("<not/read>", "<not/read>", False),
+        ("<not/read>", "NOT_READ", True),  # single-quoted, but a placeholder all the same (issue 28)
     ]
 
     stopped = _run(script, tmp_path)
@@ -257,12 +256,13 @@ def test_a_documented_launch_sh_stops_on_each_unset_input_and_runs_the_command_o
     assert stopped.returncode == 1 and stopped.stderr == "launch.sh: PATH_TO_DATA is not set: The data.\n"
     assert not (tmp_path / "launched").exists()
 
-    ran = _run(script, tmp_path, SLURM_ACCOUNT="acct", PATH_TO_DATA="/data dir", PATH_INPUT="/opt/tool")
+    values = {"SLURM_ACCOUNT": "acct", "PATH_TO_DATA": "/data dir", "PATH_INPUT": "/opt/tool", "NOT_READ": "x'y"}
+    ran = _run(script, tmp_path, **values)
     assert ran.returncode == 0, ran.stderr
-    # The command as the publisher wrote it, each placeholder replaced by its variable's value
-    # (unquoted, as the publisher's placeholder stood: the data path splits at its space).
+    # The command as the publisher wrote it, each placeholder the value set for its variable, one
+    # word where the placeholder was one word (the data path keeps its space).
     assert (tmp_path / "launched").read_text().splitlines() == [
-        "--data", "/data", "dir", "--tool", "/opt/tool", "--account", "acct", "<not/read>",
+        "--data", "/data dir", "--tool", "/opt/tool", "--account", "acct", "x'y",
     ]  # fmt: skip
     environment = (tmp_path / "environment").read_text()
     assert "NCCL_ALGO=Ring,Tree\n" in environment and "SPACED=a b\n" in environment

@@ -47,8 +47,10 @@ def hostile_recipe() -> dict[str, Any]:
     launch["command"] = f'echo "{ATTACK}"\necho "$SLURM_ACCOUNT"\n'
     launch["container"] = f"registry.example/{ATTACK}"
     launch["env"] = {"ATTACK": ATTACK, "QUOTES": "'\"`$(id)`"}
+    # The markup in the command reads as placeholders (issue 28): each is an input, described hostilely too.
     launch["inputs"] = [
-        {"name": "SLURM_ACCOUNT", "description": MARKDOWN_ATTACK, "origin": f"{MARKDOWN_ATTACK} {ATTACK}"}
+        {"name": "SLURM_ACCOUNT", "description": MARKDOWN_ATTACK, "origin": f"{MARKDOWN_ATTACK} {ATTACK}"},
+        *({"name": name, "description": ATTACK} for name in ("</code>", "</pre>", "<script>", "</script>")),
     ]
     launch["source"]["files"][0]["what"] = ATTACK
     launch["notes"] = f"{ATTACK} {MARKDOWN_ATTACK}"

@@ -14,9 +14,10 @@ patterns over lines. What it makes is then checked by bash itself and by ShellCh
 A placeholder is `<`, a short description of letters, digits and `_ . / : @ + , = -` (words
 separated by single spaces, at least one letter), and `>`, where bash would not read `<` as the
 start of a here-document, a here-string, a process substitution or a descriptor redirection. A
-placeholder that is the whole value of an assignment (`LOGDIR=</path/to/output/dir>`, quoted or
-not) stands for that variable: the reader sets LOGDIR. Any other stands for a variable named after
-its text (`<docker/registry>/image:tag` reads DOCKER_REGISTRY), one for every use of that text.
+placeholder only ever written as the whole value of an assignment (`LOGDIR=</path/to/output/dir>`,
+quoted or not) stands for that variable: the reader sets LOGDIR. Any other stands for a variable
+named after its text (`<docker/registry>/image:tag` reads DOCKER_REGISTRY), one for every use of that
+text.
 """
 
 from __future__ import annotations
@@ -317,17 +318,21 @@ def substituted(script: str, variables: Mapping[int, str]) -> str:
 
 def placeholder_variables(scripts: Sequence[str], taken: Collection[str]) -> list[list[tuple[str, Placeholder]]]:
     """For each of `scripts` (run one after the other, as a launch's checkout and command), each
-    placeholder use with the variable it stands for (see the module): the variable it is assigned
-    to, or one named after its text, the same for every use of that text in any of them and never
-    one of `taken` (the shell's own, the recipe's environment, the inputs named as variables)."""
+    placeholder use with the variable it stands for (see the module). A text that is only ever the
+    whole value of assignments stands for the variables it is assigned to (`CONT=<as/set/above>` and
+    `DATADIR=<as/set/above>` are two inputs); any other text for one variable named after it,
+    whatever it is assigned to (`<tag>` in `CONT=<tag>` and in `docker build -t <tag>` is one value),
+    never one of `taken` (the shell's own, the recipe's environment, the inputs named as variables)."""
     found = [placeholders(script) for script in scripts]
-    used = set(taken) | {use.assigned_to for uses in found for use in uses if use.assigned_to is not None}
+    every = [use for uses in found for use in uses]
+    assigned_only = {use.text for use in every} - {use.text for use in every if use.assigned_to is None}
+    used = set(taken) | {use.assigned_to for use in every if use.text in assigned_only and use.assigned_to}
     named: dict[str, str] = {}
     result = []
     for uses in found:
         pairs = []
         for use in uses:
-            if use.assigned_to is not None:
+            if use.text in assigned_only and use.assigned_to is not None:
                 pairs.append((use.assigned_to, use))
                 continue
             if use.text not in named:
