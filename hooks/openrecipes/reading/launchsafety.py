@@ -411,7 +411,7 @@ def _placeholder_problems(script: str, path: FieldPath, what: str) -> Iterator[t
 
 def link_problem(url: str, path: str, repository: str, commit: str) -> str | None:
     """Why `url` is not the file `path` of `repository` at `commit` on GitHub (lines anchored or not)."""
-    expected = f"https://github.com/{repository}/blob/{commit}/{urllib.parse.quote(path)}"
+    expected = f"https://github.com/{repository}/blob/{commit}/{urllib.parse.quote(path, safe='/+')}"
     found = _BLOB.fullmatch(url)
     if found is None:
         return f"is not a link to a file of launch.source.repository at launch.source.commit: write {expected}"
