@@ -210,7 +210,7 @@ def _letters(text: _Text) -> Iterator[tuple[int, int, str]]:
     value, what = text.text, text.what
     regions = _regions(value) if text.shell else "q" * len(value)
     for found in _NOT_ASCII.finditer(value):
-        if regions[found.start()] == "c":
+        if regions[found.start()] == "c" and found.group() not in _NON_ASCII_SPACES:  # a space: said above
             number, column = _line_and_column(value, found.start())
             yield (
                 number,
@@ -337,7 +337,7 @@ def _named(char: str) -> str:
 def _brief(word: Any) -> str:
     """A word as messages quote it: its repr (a newline in it stays on one line), shortened."""
     text = str(word)
-    return repr(text if len(text) <= 30 else text[:27] + "...")
+    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 # --- the checkout and the cited links --------------------------------------------------------------
@@ -433,6 +433,9 @@ def link_problem(url: str, path: str, repository: str, commit: str) -> str | Non
     return None
 
 
+_EXPLAINED = "letter for letter"
+"""How a message that says what the step should have been ends (it is not told the steps too)."""
+
 _STEPS = (
     "a checkout clones launch.source.repository (git clone https://github.com/{repository}.git), enters it "
     "(cd {name}), checks out launch.source.commit (git switch --detach {commit}, or git checkout {commit}), and "
@@ -459,7 +462,11 @@ def checkout_problems(checkout: str, repository: str, commit: str) -> list[tuple
                 continue
             message = state.step(step.split(), repository, commit, name)
             if message is not None:
-                problems.append((number, f"line {number} of the checkout {message}; {steps}"))
+                # Another repository or commit says what it should be; any other step is told the steps.
+                explained = message.endswith(_EXPLAINED)
+                problems.append(
+                    (number, f"line {number} of the checkout {message}" + ("" if explained else f"; {steps}"))
+                )
     last = len(lines) - (1 if checkout.endswith("\n") else 0)
     if not state.tried_clone:
         problems.append((1, f"the checkout never clones launch.source.repository; {steps}"))
@@ -519,9 +526,11 @@ class _Checkout:
         if url not in (f"https://github.com/{repository}.git", f"https://github.com/{repository}"):
             found = _GITHUB_REPOSITORY.fullmatch(url)
             other = f"{found.group(1)}/{found.group(2)}" if found else url
+            if found:  # judged as the clone it is, so that the steps after it are not wrong as well
+                self.clone_dir = arguments[1] if len(arguments) == 2 else found.group(2)
             return (
                 f"clones {_brief(other)}, not launch.source.repository ({repository}): the checkout clones exactly the "
-                "repository whose files the launch cites, letter case included"
+                f"repository whose files the launch cites, {_EXPLAINED}"
             )
         folder = arguments[1] if len(arguments) == 2 else name
         if "/" in folder or not _relative(folder):
@@ -556,9 +565,10 @@ class _Checkout:
         if not self._in_clone(folder):
             return "checks out a revision outside the clone"
         if arguments[0] != commit:
+            self.switched = True
             return (
                 f"checks out {_brief(arguments[0])}, not launch.source.commit ({commit}): the checkout checks out "
-                "exactly the commit whose files the launch cites"
+                f"exactly the commit whose files the launch cites, {_EXPLAINED}"
             )
         self.switched = True
         return None
