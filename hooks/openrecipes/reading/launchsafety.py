@@ -73,10 +73,13 @@ def launch_problems(
     skip = {problem.where for problem in refused if problem.where}
     found: list[tuple[FieldPath, int, int, str]] = []  # (path, line within the value, column, message)
     values: dict[FieldPath, str] = {}
-    for text in _texts(data):
-        if not _refused(text.path, skip):
-            values[text.path] = text.text
-            found += [(text.path, line, column, message) for line, column, message in _text_problems(text)]
+    for path, value, shell in _texts(data):
+        # Nearly every value is a short line of ASCII: looked at closely only when it may hold a problem.
+        if _ordinary(value) or _refused(path, skip):
+            continue
+        values[path] = value
+        text = _Text(path, _what(path, data), value, shell)
+        found += [(path, line, column, message) for line, column, message in _text_problems(text)]
     launch = data.get("launch")
     if isinstance(launch, dict):
         found += _launch_source_problems(launch, skip)
@@ -89,42 +92,75 @@ def launch_problems(
     ]
 
 
+_GAP = " " * (MAX_BLANK_COLUMNS + 1)
+_TWO_BLANK_LINES = re.compile(r"\n[ \t]*\n[ \t]*\n")
+
+
+def _ordinary(value: str) -> bool:
+    """Whether `value` surely holds no problem of launch text: ASCII, no tab, no long run of blanks,
+    no two blank lines in a row, no line past the limit (each a search in C)."""
+    return (
+        value.isascii()
+        and "\t" not in value
+        and _GAP not in value
+        and (len(value) <= MAX_LINE_COLUMNS or max(map(len, value.split("\n"))) <= MAX_LINE_COLUMNS)
+        and (value.count("\n") < 3 or _TWO_BLANK_LINES.search(value) is None)
+    )
+
+
 def _refused(path: FieldPath, skip: Collection[str]) -> bool:
+    if not skip:
+        return False
     where = json_path(path)
     return any(where == other or where.startswith((other + ".", other + "[")) for other in skip)
 
 
-def _texts(data: dict[str, Any]) -> Iterator[_Text]:
+def _texts(data: dict[str, Any]) -> Iterator[tuple[FieldPath, str, bool]]:
+    """(path, value, whether it is shell code) of each text of the launch: code's words run; a value
+    `launch.sh` quotes, or prose, does not."""
     if isinstance(data.get("run"), str):
-        yield _Text(("run",), "the script", data["run"], shell=True)
+        yield ("run",), data["run"], True
     yield from _environment(data.get("env"), ("env",), shell=True)  # env.sh writes an author's values unquoted
     yield from _inputs(data.get("inputs"), ("inputs",))
     launch = data.get("launch")
     if not isinstance(launch, dict):
         return
-    for key, what in (("checkout", "the checkout"), ("command", "the command")):
+    for key in ("checkout", "command"):
         if isinstance(launch.get(key), str):
-            yield _Text(("launch", key), what, launch[key], shell=True)
+            yield ("launch", key), launch[key], True
     yield from _environment(launch.get("env"), ("launch", "env"), shell=False)  # quoted by launch.sh
     yield from _inputs(launch.get("inputs"), ("launch", "inputs"))
     withheld = launch.get("withheld")
     for index, item in enumerate(withheld if isinstance(withheld, list) else ()):
         if isinstance(item, dict) and isinstance(item.get("value"), str):
-            path = ("launch", "withheld", index, "value")
-            yield _Text(path, f"the withheld value of {_brief(item.get('name'))}", item["value"], shell=False)
+            yield ("launch", "withheld", index, "value"), item["value"], False
 
 
-def _environment(env: Any, path: FieldPath, *, shell: bool) -> Iterator[_Text]:
+def _environment(env: Any, path: FieldPath, *, shell: bool) -> Iterator[tuple[FieldPath, str, bool]]:
     for name, value in env.items() if isinstance(env, dict) else ():
         if isinstance(value, str):
-            yield _Text((*path, name), f"the value of {_brief(name)}", value, shell=shell)
+            yield (*path, name), value, shell
 
 
-def _inputs(items: Any, path: FieldPath) -> Iterator[_Text]:
+def _inputs(items: Any, path: FieldPath) -> Iterator[tuple[FieldPath, str, bool]]:
     for index, item in enumerate(items if isinstance(items, list) else ()):
         for key in ("description", "origin"):
             if isinstance(item, dict) and isinstance(item.get(key), str):
-                yield _Text((*path, index, key), f"the {key} of {_brief(item.get('name'))}", item[key], shell=False)
+                yield (*path, index, key), item[key], False
+
+
+def _what(path: FieldPath, data: dict[str, Any]) -> str:
+    """The value at `path` as a message names it: `the command`, `the value of 'NCCL_DEBUG'`."""
+    named = {("run",): "the script", ("launch", "checkout"): "the checkout", ("launch", "command"): "the command"}
+    if path in named:
+        return named[path]
+    if path[-2] == "env":  # env.NAME or launch.env.NAME
+        return f"the value of {_brief(path[-1])}"
+    holder: Any = data
+    for part in path[:-1]:
+        holder = holder[part]
+    name = _brief(holder.get("name"))
+    return f"the withheld value of {name}" if path[-1] == "value" else f"the {path[-1]} of {name}"
 
 
 # --- what a reader sees of a text --------------------------------------------------------------
@@ -412,6 +448,8 @@ def _placeholder_problems(script: str, path: FieldPath, what: str) -> Iterator[t
 def link_problem(url: str, path: str, repository: str, commit: str) -> str | None:
     """Why `url` is not the file `path` of `repository` at `commit` on GitHub (lines anchored or not)."""
     expected = f"https://github.com/{repository}/blob/{commit}/{urllib.parse.quote(path, safe='/+')}"
+    if url == expected or (url.startswith(expected + "#") and _LINES_ANCHOR.fullmatch(url, len(expected))):
+        return None  # as every importer writes it
     found = _BLOB.fullmatch(url)
     if found is None:
         return f"is not a link to a file of launch.source.repository at launch.source.commit: write {expected}"
