@@ -106,7 +106,8 @@ class Case:
 
 
 def _content(spec: dict[str, Any], base: str) -> bytes:
-    """The file a case describes: `content` as written, or `base` with each [old, new] edit applied.
+    """The file a case describes: `content` as written, or `base` with each [old, new] edit applied;
+    in the new text, each token of `repeat` is its text that many times (400 blanks, 300 blank lines).
 
     Text is encoded with surrogateescape, so a byte that is not UTF-8 is written as \\udcXX.
     """
@@ -116,6 +117,8 @@ def _content(spec: dict[str, Any], base: str) -> bytes:
     for old, new in spec.get("edit", []):
         count = text.count(old)
         assert count == 1, f"the edit's old text {old!r} occurs {count} times; make it unique"
+        for token, (repeated, times) in spec.get("repeat", {}).items():
+            new = new.replace(token, repeated * times)
         text = text.replace(old, new)
     return text.encode("utf-8", "surrogateescape")
 
@@ -190,6 +193,11 @@ REQUIRED = {
     "throughput-per-node", "moe-total-parameters", "unknown-model", "gpu-hours-as-hours",
     "precision-the-gpu-cannot-run", "schema-and-check-problems-in-one-round", "misspelt-instance",
     "verified-without-evidence", "unpinned-source", "publisher-figure-in-their-convention",
+    # Launches that would run hidden code (issue 28, item 6).
+    "bash-env-in-env", "prompt-command-in-launch-env", "git-config-count-in-launch-env", "ld-preload-in-inputs",
+    "placeholder-that-becomes-bash-env", "checkout-of-a-look-alike-repository", "checkout-of-another-commit",
+    "link-to-another-repository", "command-after-400-blanks", "command-after-300-blank-lines",
+    "right-to-left-override-in-a-command", "zero-width-space-in-a-command-word", "cyrillic-letter-in-a-command-word",
 }  # fmt: skip
 
 

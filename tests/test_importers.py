@@ -25,9 +25,9 @@ import yaml
 from conftest import REPO, Project
 
 from openrecipes.cli import main
+from openrecipes.importers import common, megatron_bridge_recipes, sync, torchtitan_recipes
 from openrecipes.importers import megatron_bridge as mb
 from openrecipes.importers import megatron_bridge_launch as launches
-from openrecipes.importers import megatron_bridge_recipes, sync, torchtitan_recipes
 from openrecipes.importers import torchtitan as tt
 from openrecipes.importers.common import Planned
 from openrecipes.importers.gitsource import GitSource
@@ -1021,6 +1021,27 @@ def test_a_flat_perf_recipe_is_read_with_its_helpers_and_environment(releases: l
     assert lines[function[0] - 1].startswith(f"def {found.configuration}(")
     assert ("src/megatron/bridge/perf_recipes/environment.py", "COMMON_PERF_ENV_VARS") in cited
     assert ("src/megatron/bridge/perf_recipes/_common.py", "_benchmark_common") in cited
+    # each name with the file and line that set it, which launch.withheld cites for a name a recipe may not set
+    assert [name for name, _, _ in found.env_lines] == list(found.env)
+    for name, path, line in found.env_lines:
+        assert f'"{name}"' in (at_tag / path).read_text().splitlines()[line - 1], (name, path, line)
+
+
+def test_a_megatron_bridge_environment_name_a_recipe_may_not_set_is_withheld_with_its_line(
+    release_repo: ReleaseRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No release sets one today: USE_MNNVL stands in for one, and goes where LD_PRELOAD would."""
+    real = common.is_dangerous_name
+    monkeypatch.setattr(common, "is_dangerous_name", lambda name: "stands in" if name == "USE_MNNVL" else real(name))
+    index_commit, path = launches.VERSION_INDEX
+    monkeypatch.setattr(launches, "VERSION_INDEX", (release_repo.scratch[index_commit], path))
+    launch = _launch_import(release_repo)["deepseek-v3/gb200/mb-26.08-mxfp8-256gpu"]["launch"]
+    (withheld,) = launch["withheld"]
+    assert "USE_MNNVL" not in launch["env"] and withheld["name"] == "USE_MNNVL" and withheld["value"] == "1"
+    at_tag = RELEASES / release_repo.real[launch["source"]["commit"]]
+    assert '"USE_MNNVL"' in (at_tag / withheld["file"]).read_text().splitlines()[withheld["line"] - 1]
+    assert withheld["file"] in {item["path"] for item in launch["source"]["files"]}
+    assert "withheld from env as names a recipe may not set (the page warns of each): USE_MNNVL." in launch["notes"]
 
 
 def test_a_flat_recipe_built_on_another_gets_its_values(releases: launches.Releases) -> None:

@@ -28,6 +28,7 @@ from openrecipes.importers import mlperf_recipes
 from openrecipes.importers.common import Import
 from openrecipes.importers.gitsource import GitSource
 from openrecipes.loader import load_catalogue
+from openrecipes.site.plan import plan_site
 
 FIXTURES = Path(__file__).parent / "importer_fixtures"
 V50 = FIXTURES / "mlperf-training-v5.0/0fdc28f013256aea84fa36fdaf1e0fa46094b18c"
@@ -317,6 +318,59 @@ def test_the_command_imports_then_check_passes_and_fails_when_a_log_changes(
     # without --round, a repository whose README does not name the round is a clear error
     code, _, err = run(capsys, "--root", project.root, "import", "mlperf", "--repo", repo)
     assert code == 1 and "does not name the round" in err and "Traceback" not in err
+
+
+AMD_CONFIG = "AMD/benchmarks/llama2_70b_lora/implementations/MI325X_EPYC_9575F_pytorch/config_MI325X_1x8x1.sh"
+
+
+def test_a_configuration_exporting_ld_preload_is_imported_withheld_and_its_page_warns(
+    capsys: pytest.CaptureFixture[str], project: Project, tmp_path: Path
+) -> None:
+    """A name a recipe may not set, in the publisher's own config_*.sh, is never copied into env: the
+    import records it with its file and line (and says so), the page warns of it, no script exports it."""
+    repo = scratch(tmp_path, "v5.0", V50)
+    config = repo / AMD_CONFIG
+    text = config.read_text(encoding="utf-8").rstrip("\n") + "\nexport LD_PRELOAD=/opt/hook/libhook.so\n"
+    config.write_text(text, encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "a configuration that preloads a library")
+    line = len(text.rstrip("\n").split("\n"))
+    code, _, err = run(capsys, "--root", project.root, "import", "mlperf", "--repo", repo, "--round", "5.0")
+    assert code == 0, err
+    assert (
+        f"withheld in recipes/{AMD_ID}.yaml: LD_PRELOAD, set by {AMD_CONFIG} line {line}, is not in launch.env: "
+        "LD_PRELOAD is read by the dynamic loader of every program" in err
+    )
+    launch = yaml.safe_load((project.root / "recipes" / f"{AMD_ID}.yaml").read_text(encoding="utf-8"))["launch"]
+    assert "LD_PRELOAD" not in launch["env"] and launch["env"]["FP8"] == "True"
+    assert launch["withheld"] == [
+        {"name": "LD_PRELOAD", "value": "/opt/hook/libhook.so", "file": AMD_CONFIG, "line": line}
+    ]
+    assert "withheld from env as names a recipe may not set (the page warns of each): LD_PRELOAD." in launch["notes"]
+    assert all(item["name"] != "LD_PRELOAD" for item in launch["inputs"])
+    catalogue = load_catalogue(project.root, only=[project.root / "recipes" / f"{AMD_ID}.yaml"])
+    assert catalogue.ok, catalogue.problems
+    outputs = {output.src_uri: output for output in plan_site(project.root).outputs}
+    page = outputs[f"recipes/{AMD_ID}.md"].text()
+    commit = git(repo, "rev-parse", "HEAD")
+    assert (
+        f'<li><code>LD_PRELOAD=/opt/hook/libhook.so</code>, set by <a href="https://github.com/mlcommons/'
+        f'training_results_v5.0/blob/{commit}/{AMD_CONFIG}#L{line}" rel="nofollow noopener"><code>'
+        f"config_MI325X_1x8x1.sh</code> line {line}</a>: LD_PRELOAD is read by the dynamic loader" in page
+    )
+    for name in ("env.sh", "launch.sh"):
+        assert "LD_PRELOAD" not in outputs[f"recipes/{AMD_ID}/{name}"].text()
+
+
+def test_a_real_configuration_setting_enroots_configuration_folder_is_withheld(v50: Path) -> None:
+    """Lambda's 5.0 configuration exports ENROOT_CONFIG_PATH, the folder enroot runs hooks from."""
+    folder = "Lambda/benchmarks/llama2_70b_lora/implementations/1cc_b200_0416"
+    config = f"{folder}/config_1ccB200_1x8x1xtp1pp1cp1.sh"
+    launch = launch_of(v50, "5.0", "Lambda", "1cc_b200_n1_ngc25.04_nemo", config)
+    lines = (V50 / config).read_text(encoding="utf-8").split("\n")
+    assert lines[26] == "export ENROOT_CONFIG_PATH=~/.config/enroot"
+    withheld = {"name": "ENROOT_CONFIG_PATH", "value": "~/.config/enroot", "file": config, "line": 27}
+    assert launch["withheld"] == [withheld]
+    assert "ENROOT_CONFIG_PATH" not in launch["env"]
 
 
 @pytest.mark.site

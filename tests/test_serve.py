@@ -228,6 +228,9 @@ def _edit_texts(items: list) -> None:
                 item[key] += " Edited."
 
 
+EDITED = "Edited where only its page shows it."
+
+
 def _edited_page_only_fields(data: dict) -> dict:
     """`data` with every field loader.PAGE_ONLY names changed (a text added where the recipe has none)."""
     data = copy.deepcopy(data)
@@ -244,7 +247,9 @@ def _edited_page_only_fields(data: dict) -> dict:
         # (a launch's reason is for a launch of kind not-published alone).
         conditional = bool(parents) and any(key in walker.resolve(node) for key in ("allOf", "if", "oneOf"))
         if (value is None and text and not conditional) or isinstance(value, str):
-            holder[name] = (value or "") + "\nEdited where only its page shows it."
+            # A checkout is steps of git and cd alone (reading/launchsafety.py): its edit is a comment.
+            edit = f"# {EDITED}" if path == ("launch", "checkout") else EDITED
+            holder[name] = (value or "") + "\n" + edit
         elif value is None:
             continue
         elif isinstance(value, dict) and _open_mapping(walker.child(node, name) or {}):

@@ -14,7 +14,7 @@ import pytest
 
 from openrecipes.checking import launchscript, shellcheck
 from openrecipes.checking.launchinputs import UNDESCRIBED, documented_inputs
-from openrecipes.checking.shelltext import contexts, placeholder_variables, placeholders, substituted
+from openrecipes.reading.shelltext import contexts, placeholder_variables, placeholders, substituted
 
 BASH = shutil.which("bash")
 requires_bash = pytest.mark.skipif(BASH is None and not os.environ.get("CI"), reason="bash is not installed")

@@ -24,6 +24,7 @@ from .checking import shellcheck
 from .checking.derive import analyse
 from .checking.figures import Derived
 from .problems import Problem, internal_error, json_path, sorted_problems
+from .reading.launchsafety import launch_problems
 from .reading.placeholders import placeholder_problems
 from .reading.records import Recipe
 from .reading.reference import REFERENCE_DIR, Reference, load_reference
@@ -72,6 +73,7 @@ PAGE_ONLY: tuple[tuple[str, ...], ...] = (
     ("launch", "container"),
     ("launch", "command"),
     ("launch", "env"),
+    ("launch", "withheld"),
     ("launch", "sets"),
     ("launch", "inputs"),
     ("launch", "notes"),
@@ -586,11 +588,18 @@ def _recipe_from_bytes(
     problems += placeholder_problems(document.data, document.source_map, display, schema.document)
     problems += schema.problems(document.data, document.source_map, display, refused=problems)
     problems += markdown_problems(document.data, document.source_map, display)
+    # Launch text the page could not show as it runs, and a checkout of anything but what it cites.
+    problems += launch_problems(document.data, document.source_map, display, lambda: _text_of(raw), refused=problems)
     # With problems, the record holds only the values that passed the schema, so that every check
     # whose inputs are there runs in the same round; the caller keeps it out of the catalogue.
     data = schema.valid_part(document.data) if problems else document.data
     recipe = Recipe(id=recipe_id_for(display), path=display, fields=schema.record(data))
     return recipe, document.source_map, problems + _placement_problems(recipe, document.source_map), data
+
+
+def _text_of(raw: bytes) -> str:
+    """A recipe's text as the YAML reader reads it (the positions it gives are in this)."""
+    return raw.decode("utf-8").removeprefix("\ufeff")
 
 
 def markdown_problems(data: dict[str, Any], locations: SourceMap, display: str) -> list[Problem]:

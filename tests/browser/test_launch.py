@@ -43,7 +43,12 @@ def frozen(recipe_id: str) -> dict[str, Any]:
 def hostile_recipe() -> dict[str, Any]:
     data = frozen(MLPERF)
     launch = data["launch"]
-    launch["checkout"] = f"git clone https://example.org/x.git  # {ATTACK}\n"
+    # A checkout clones what the launch cites (reading/launchsafety.py): the attack is in its comment.
+    source = launch["source"]
+    launch["checkout"] = (
+        f"git clone https://github.com/{source['repository']}.git  # {ATTACK}\n"
+        f"cd {source['repository'].split('/')[1]}\ngit switch --detach {source['commit']}\n"
+    )
     launch["command"] = f'echo "{ATTACK}"\necho "$SLURM_ACCOUNT"\n'
     launch["container"] = f"registry.example/{ATTACK}"
     launch["env"] = {"ATTACK": ATTACK, "QUOTES": "'\"`$(id)`"}

@@ -63,7 +63,7 @@ def analyse(
     instance = _resolve_instance(f, reference, gpu, problem)
     model = _resolve_model(f, reference, problem)
     derived = _derive(f, gpu, instance, model, reference)
-    found = list(_input_notices(recipe, f, derived, locations))
+    found = list(_input_notices(recipe, f, derived, locations, refused))
     problems += [notice for notice in found if not notice.warning]
     # Scripts are made of a whole record only: a partial one has lost the values they are made of.
     scripts = scriptcheck.checked_scripts(f) if complete else ()
@@ -298,10 +298,14 @@ def launch_inputs(f: RecipeFields) -> tuple[tuple[str, str | None], ...]:
     return tuple(listed)
 
 
-def _input_notices(recipe: Recipe, f: RecipeFields, derived: Derived, locations: SourceMap) -> Iterator[Problem]:
+def _input_notices(
+    recipe: Recipe, f: RecipeFields, derived: Derived, locations: SourceMap, refused: Collection[str] = ()
+) -> Iterator[Problem]:
     """A documented launch's undescribed inputs (a problem: its script could not ask for them) and an
-    as-run script's (a warning: the script is the author's, as run)."""
-    undescribed_launch = [written for written, text in launch_inputs(f) if text is None]
+    as-run script's (a warning: the script is the author's, as run). Not where the command or an
+    input was refused already (a `FILL IN`, a name a recipe may not set): that problem says it."""
+    said = any(where.startswith(("$.launch.command", "$.launch.inputs", "$.launch.checkout")) for where in refused)
+    undescribed_launch = [] if said else [written for written, text in launch_inputs(f) if text is None]
     if undescribed_launch:
         position = locations.value_at(("launch", "command"))
         yield Problem(

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..reading.shelltext import placeholder_variables
 from .scriptinputs import SHELL_VARIABLES
-from .shelltext import placeholder_variables
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..reading.shelltext import substituted
 from .launchinputs import Variable, documented_inputs, launch_scripts
-from .shelltext import substituted
 
 Kind = Literal["as-run", "documented", "not-published"]
 

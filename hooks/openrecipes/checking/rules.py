@@ -754,7 +754,15 @@ def _launch_source(ctx: Context) -> Iterator[Check]:
     files = lookup(ctx.f, "launch", "source", "files")
     if commit is None or not files:
         return
-    wrong = [index for index, item in enumerate(files) if item.url is not None and not _at_commit(item.url, commit)]
+    # A link the loader refuses (another repository, commit or file: reading/launchsafety.py) is said
+    # there, where no `disagreements` can explain it away; this check is of the others.
+    wrong = [
+        index
+        for index, item in enumerate(files)
+        if item.url is not None
+        and not _at_commit(item.url, commit)
+        and not ctx.was_refused(("launch", "source", "files", index, "url"))
+    ]
     yield Check(
         name="Launch source",
         field=("launch", "source", "files", wrong[0], "url") if wrong else ("launch", "source", "commit"),

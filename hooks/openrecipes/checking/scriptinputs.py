@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from .shelltext import placeholders
+from ..reading.shelltext import placeholders
 
 # Set by the shell or the system, not by the person running the script.
 SHELL_VARIABLES = frozenset(

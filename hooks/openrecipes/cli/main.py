@@ -172,6 +172,7 @@ def _loadable(root: Path, label: str) -> Path:
 def cmd_import(args: argparse.Namespace) -> int:
     from ..importers import IMPORTERS, ParseError, sync
     from ..importers.gitsource import GitSource
+    from ..reading.envnames import is_dangerous_name
     from ..reading.gitrev import GitError
 
     root = project_root(args.root)
@@ -192,6 +193,13 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"not imported: {skipped.where}: {skipped.reason}", file=sys.stderr)
     for recipe_id in changes.kept:
         print(f"kept {RECIPES_DIR}/{recipe_id}.yaml: a recipe the import did not write is there", file=sys.stderr)
+    for planned in imported.recipes:
+        for item in (planned.data.get("launch") or {}).get("withheld", ()):
+            print(
+                f"withheld in {RECIPES_DIR}/{planned.id}.yaml: {item['name']}, set by {item['file']} line "
+                f"{item['line']}, is not in launch.env: {is_dangerous_name(item['name'])}",
+                file=sys.stderr,
+            )
     for problem in changes.problems:
         print(problem)
     if changes.problems:

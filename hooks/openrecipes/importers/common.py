@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..loader import slug
+from ..reading.envnames import is_dangerous_name
 
 if TYPE_CHECKING:
     from .supersede import Configuration
@@ -85,3 +86,22 @@ def recipe_id(model: str, gpu: str, name: str) -> str:
 def name_part(text: str) -> str:
     """Text made fit for a recipe id segment: letters, digits, `.`, `_` and `-`."""
     return _ID_PART.sub("-", text).strip("-.")
+
+
+def withhold(
+    env: Mapping[str, str], where: Mapping[str, tuple[str, int]]
+) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """A publisher's environment split into what `launch.env` may hold and `launch.withheld`: each name
+    a recipe may not set (`envnames.py`), with its value and the file and line that set it (`where`,
+    by name), which the page shows as a warning and no script exports."""
+    kept: dict[str, str] = {}
+    withheld: list[dict[str, Any]] = []
+    for name, value in env.items():
+        if is_dangerous_name(name) is None:
+            kept[name] = value
+            continue
+        if name not in where:
+            raise ValueError(f"{name} is set, and withheld, but the importer does not know which line sets it")
+        file, line = where[name]
+        withheld.append({"name": name, "value": value, "file": file, "line": line})
+    return kept, withheld

@@ -183,6 +183,8 @@ class Documented:
     """`sets` keys the configuration assigns under a condition or to a value that is not a constant."""
     env: dict[str, str] | None
     """The environment the configuration (flat) or the launcher (0.2, 0.5) sets; None when not constant."""
+    env_lines: tuple[tuple[str, str, int], ...]
+    """(name, file, line) of each name of `env`: where the publisher's file sets it."""
     cited: tuple[Cited, ...]
     notes: tuple[str, ...]
     gpus: int
@@ -328,6 +330,7 @@ class Releases:
         if state.env_unknown:
             notes.append("Its cfg.env_vars holds a value that is not a constant: the environment is not listed.")
         env = None if state.env_unknown or state.env is None else state.env
+        env_lines = tuple((name, *state.env_where[name]) for name in env or ())
         sets: dict[str, int | None] = {"gpus": row.gpus}
         sets.update({key: state.sets[key] for key in ORDER if key in state.sets and key not in state.unknown})
         cited = [*self._readme_flat(release.commit), *state.cited]
@@ -340,6 +343,7 @@ class Releases:
             sets=_ordered(sets),
             unresolved=tuple(key for key in ORDER if key in state.unknown),
             env=env,
+            env_lines=env_lines,
             cited=tuple(_unique(cited)),
             notes=tuple(notes),
             gpus=row.gpus,
@@ -443,7 +447,7 @@ class Releases:
             cited.insert(0, Cited(PERFORMANCE_README, prelude, prelude, "install NeMo-Run"))
         cited += [Cited(path, first, last, what) for path, first, last, what in constant.cited]
         cited += self._utils_cited(commit, variants, variant_line)
-        env, env_cited = self._perf_env(commit)
+        env, env_lines, env_cited = self._perf_env(commit)
         cited += env_cited
         notes = [
             f"{name} gives num_gpus {constant.values.get('num_gpus')}; setup_experiment.py runs on the -ng GPUs, "
@@ -466,6 +470,7 @@ class Releases:
             sets=_ordered(sets),
             unresolved=unresolved,
             env=env,
+            env_lines=env_lines,
             cited=tuple(_unique(cited)),
             notes=tuple(notes),
             gpus=row.gpus,
@@ -547,14 +552,15 @@ class Releases:
                     )
                     break
 
-    def _perf_env(self, commit: str) -> tuple[dict[str, str] | None, list[Cited]]:
+    def _perf_env(self, commit: str) -> tuple[dict[str, str] | None, tuple[tuple[str, str, int], ...], list[Cited]]:
         module = self.module(commit, EXECUTORS)
         if module is None or "PERF_ENV_VARS" not in module.assigns:
-            return None, []
+            return None, (), []
         node = module.assigns["PERF_ENV_VARS"]
-        env = _Interpreter(self, commit).env_dict(node.value, module, {})
+        where: dict[str, tuple[str, int]] = {}
+        env = _Interpreter(self, commit).env_dict(node.value, module, {}, where)
         cited = [Cited(EXECUTORS, node.lineno, node.end_lineno or node.lineno, "PERF_ENV_VARS")]
-        return env, cited
+        return env, tuple((name, *where[name]) for name in env or ()), cited
 
     def _readme_workload(self, commit: str) -> Iterator[Cited]:
         text = self.text(commit, PERFORMANCE_README)
@@ -748,6 +754,8 @@ class _State:
     unknown: set[str] = field(default_factory=set)
     env: dict[str, str] | None = None
     env_unknown: bool = False
+    env_where: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """The file and line that set each name of `env`."""
     cited: list[Cited] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -829,20 +837,27 @@ class _Interpreter:
                     self.depth -= 1
         return _NOT_CONSTANT
 
-    def env_dict(self, node: ast.expr | None, module: _Module, local: dict[str, Any]) -> dict[str, str] | None:
-        """A dict of environment variables written with constants (and `**CONSTANT_DICT`), as str()."""
+    def env_dict(
+        self,
+        node: ast.expr | None,
+        module: _Module,
+        local: dict[str, Any],
+        where: dict[str, tuple[str, int]] | None = None,
+    ) -> dict[str, str] | None:
+        """A dict of environment variables written with constants (and `**CONSTANT_DICT`), as str();
+        `where` is given the file and line of each name's key, the last one written winning as in Python."""
         if isinstance(node, ast.Name):
             found = self.lookup(module, node.id)
             if found is None or not isinstance(found[1], (ast.Assign, ast.AnnAssign)):
                 return None
             self._cite(found[0], found[1], node.id)
-            return self.env_dict(found[1].value, found[0], {})
+            return self.env_dict(found[1].value, found[0], {}, where)
         if not isinstance(node, ast.Dict):
             return None
         env: dict[str, str] = {}
         for key, value in zip(node.keys, node.values, strict=True):
             if key is None:
-                merged = self.env_dict(value, module, local)
+                merged = self.env_dict(value, module, local, where)
                 if merged is None:
                     return None
                 env.update(merged)
@@ -852,6 +867,8 @@ class _Interpreter:
             if not isinstance(name, str) or text is _NOT_CONSTANT or isinstance(text, (dict, list, tuple)):
                 return None
             env[name] = str(text)
+            if where is not None:
+                where[name] = (module.path, key.lineno)
         return env
 
     def _cite(self, module: _Module, node: ast.stmt, name: str) -> None:
@@ -906,9 +923,11 @@ class _Interpreter:
             if path is None or path[0] not in configs:
                 return
             if path[1:] == ("env_vars",):
-                env = self.env_dict(node.value, module, local)
+                where: dict[str, tuple[str, int]] = {}
+                env = self.env_dict(node.value, module, local, where)
                 state.env_unknown = env is None or not sure
                 state.env = env
+                state.env_where = where
                 return
             key = TRACKED.get(path[1:]) if len(path) == 3 else None
             if key is not None:

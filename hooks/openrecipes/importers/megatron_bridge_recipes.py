@@ -22,7 +22,7 @@ from ..checking.scriptinputs import script_inputs
 from . import firstseen
 from . import megatron_bridge as mb
 from . import megatron_bridge_launch as launches
-from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id
+from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
 from .megatron_bridge_context import Cited, Context, read_context
 from .supersede import Configuration, supersede
@@ -742,6 +742,21 @@ def _launch(
     commit = release.commit
     image, image_note, image_cited = _launch_image(release.name, commit, context, releases)
     cited_files = (*found.cited, image_cited) if image_cited and image_cited not in found.cited else found.cited
+    env, withheld = (
+        withhold(found.env, {name: (path, line) for name, path, line in found.env_lines})
+        if found.env is not None
+        else (None, [])
+    )
+    # A withheld name is shown with the line that sets it: that file is cited with the launch.
+    cited_paths = {cited.path for cited in cited_files}
+    cited_files = (
+        *cited_files,
+        *(
+            launches.Cited(item["file"], item["line"], item["line"], f"sets {item['name']}")
+            for item in withheld
+            if item["file"] not in cited_paths
+        ),
+    )
     nodes = found.gpus // per_node if found.launcher == "train.sh" else None
     command = _command(found, per_node, nodes, image)
     notes = [
@@ -754,6 +769,11 @@ def _launch(
     ]
     if image_note:
         notes.append(image_note)
+    if withheld:
+        notes.append(
+            "Set by the publisher's environment, and withheld from env as names a recipe may not set (the page "
+            "warns of each): " + ", ".join(item["name"] for item in withheld) + "."
+        )
     if found.unresolved:
         notes.append(
             "Set by the configuration under a condition or to a value that is not a constant, so not in sets: "
@@ -784,7 +804,8 @@ def _launch(
         ),
         **({"container": image} if image else {}),
         "command": command,
-        **({"env": dict(found.env)} if found.env is not None else {}),
+        **({"env": env} if env is not None else {}),
+        **({"withheld": withheld} if withheld else {}),
         "sets": dict(found.sets),
         "inputs": _inputs(command, found, per_node, system),
         "notes": " ".join(note for note in notes if note),

@@ -30,9 +30,10 @@ from .. import fmt
 from ..checking.scriptinputs import script_inputs
 from ..measuring import compute, mllog, score
 from ..problems import Problem
+from ..reading.envnames import is_dangerous_name
 from . import mlperf as mp
 from . import mlperf_launch
-from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id
+from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
 from .mlperf import lines as _lines
 
@@ -691,12 +692,14 @@ def _launch(
         *found.notes,
     ]
     command = found.command
-    env, expressions = {}, []
-    for name, item in config.values.items():
-        if "$" in item.value or "`" in item.value:
-            expressions.append(name)
-        else:
-            env[name] = item.value
+    values = config.values
+    # A name a recipe may not set is withheld whatever its value: the page warns of it, no script exports it.
+    env, withheld = withhold(
+        {name: item.value for name, item in values.items()},
+        {name: (item.path, item.line) for name, item in values.items()},
+    )
+    expressions = [name for name, value in env.items() if "$" in value or "`" in value]
+    env = {name: value for name, value in env.items() if name not in expressions}
     cited = [*(item.path for item in found.cited), *(file.path for file in config.files)]
     commit = _last_commit(source, cited)
     files = [item.launch_file(repository.name, commit) for item in found.cited]
@@ -727,6 +730,8 @@ def _launch(
     launch["command"] = command + "\n"
     if env:
         launch["env"] = env
+    if withheld:
+        launch["withheld"] = withheld
     sets: dict[str, Any] = {}
     nodes, _ = _int(config, "DGXNNODES")
     per_node, _ = _int(config, "DGXNGPU")
@@ -744,6 +749,11 @@ def _launch(
     if sets:
         launch["sets"] = sets
     launch["inputs"] = _inputs(command, env, found.container)
+    if withheld:
+        notes.append(
+            "Set by the configuration, and withheld from env as names a recipe may not set (the page warns of "
+            "each): " + ", ".join(item["name"] for item in withheld) + "."
+        )
     if expressions:
         notes.append(
             "Set by the configuration as shell expressions, evaluated when it is sourced and so left out of env: "
@@ -806,6 +816,8 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
             }
         )
     for item in script_inputs(command, env):
+        if item.kind == "variable" and is_dangerous_name(item.name):
+            continue  # the system's own (LD_LIBRARY_PATH), never one a reader is asked to set
         written = item.written if item.kind == "placeholder" else item.name
         # `</path/to/dataset>` is `<path/to/dataset>` written from the root.
         description, origin = INPUTS.get(written, INPUTS.get(written.replace("</", "<", 1), (None, None)))

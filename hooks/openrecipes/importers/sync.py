@@ -18,6 +18,7 @@ from typing import Any
 from ..loader import RECIPE_SUFFIX, RECIPES_DIR
 from ..problems import Problem
 from ..reading import yamlwrite
+from ..reading.launchsafety import launch_problems
 from ..reading.schema import Schema
 from ..reading.yamlsource import read_document, read_file
 from .common import Import
@@ -107,12 +108,14 @@ def plan(root: Path, imported: Import, schema: Schema) -> Changes:
 
 
 def _problems(recipe_id: str, text: str, schema: Schema) -> list[Problem]:
-    """The file read back as the site reads it, against the schema: an import never writes an invalid recipe."""
+    """The file read back as the site reads it, against the schema and the rules of launch text and
+    checkouts: an import never writes an invalid recipe, nor a launch that would run hidden code."""
     display = f"{RECIPES_DIR}/{recipe_id}{RECIPE_SUFFIX}"
     document, problems = read_document(text.encode("utf-8"), display)
     if document is None:
         return problems
-    return [*problems, *schema.problems(document.data, document.source_map, display)]
+    problems += schema.problems(document.data, document.source_map, display, refused=problems)
+    return [*problems, *launch_problems(document.data, document.source_map, display, lambda: text, refused=problems)]
 
 
 def apply(root: Path, changes: Changes) -> None:

@@ -19,7 +19,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from ..problems import Problem, json_path
-from . import plaintext
+from . import envnames, plaintext
 from .records import Build, record_builder
 from .refs import inline_refs
 from .yamlsource import SourceMap
@@ -29,10 +29,17 @@ SCHEMA_RELATIVE_PATH = "schema/recipe.schema.yaml"
 
 def _format_checker() -> jsonschema.FormatChecker:
     """Draft 2020-12's formats, and the project's own: `plain-name` and `prose` (plaintext.py),
-    each refusal raising the reason the error message gives."""
+    `env-name`, `input-name` and `withheld-name` (envnames.py), each refusal raising the reason the
+    error message gives."""
     checker = jsonschema.FormatChecker(formats=())
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
-    for name, problem in (("plain-name", plaintext.name_problem), ("prose", plaintext.prose_problem)):
+    for name, problem in (
+        ("plain-name", plaintext.name_problem),
+        ("prose", plaintext.prose_problem),
+        ("env-name", envnames.env_name_problem),
+        ("input-name", envnames.input_name_problem),
+        ("withheld-name", envnames.withheld_name_problem),
+    ):
         checker.checks(name, raises=ValueError)(functools.partial(_rule, problem))
     return checker
 
@@ -175,6 +182,8 @@ def _without_annotations(node: Any) -> Any:
 def _remove(data: Any, error: jsonschema.ValidationError) -> bool:
     """Take the value `error` is about out of `data`; whether anything was removed."""
     path = list(error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        path.append(error.instance)  # a refused key, reported at the mapping: the key goes, not the mapping
     container = data
     for part in path[:-1]:
         try:

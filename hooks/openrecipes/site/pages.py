@@ -8,6 +8,7 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -23,6 +24,7 @@ from ..checking.launchscript import Launch
 from ..checking.rules import check_statements, launch_comparisons
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
+from ..reading.envnames import is_dangerous_name
 from ..reading.reference import REFERENCE_DIR, Reference
 from ..reading.schema import SCHEMA_RELATIVE_PATH, Schema
 from . import architecture, charts, export, facts
@@ -190,6 +192,7 @@ def _outputs_of_recipe(
         title=describe.title(recipe),
         launches=recipe_launches,
         launch_values=launch_comparisons(recipe.fields),
+        withheld=withheld_environment(recipe.fields),
         # Links are made when the page is rendered: `mkdocs serve` plans every page on each
         # rebuild but renders only those an edit changes.
         files=functools.partial(_recipe_files, site, src, recipe.id),
@@ -210,6 +213,43 @@ def _outputs_of_recipe(
             Output(f"recipes/{recipe.id}/{script.name}", render=fixed(script.text), origin=recipe.path, inputs=own)
         )
     return outputs
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A variable the publisher's files set that a recipe may not (`launch.withheld`), as its page warns of it."""
+
+    name: str
+    value: str
+    file: str
+    line: int
+    url: str
+    """The cited file's permalink at the line that sets it."""
+    why: str
+
+    @property
+    def file_name(self) -> str:
+        """The file's name, as the warning writes it (its link goes to the whole path)."""
+        return self.file.rsplit("/", 1)[-1]
+
+
+def withheld_environment(fields: Any) -> tuple[Withheld, ...]:
+    """Each `launch.withheld` of a documented launch, linked at its line, with why it is not exported."""
+    launch = fields.launch
+    if launch is None or launch.kind != "documented" or not launch.withheld:
+        return ()
+    links = {item.path: item.url.split("#", 1)[0] for item in launch.source.files}
+    return tuple(
+        Withheld(
+            item.name,
+            item.value,
+            item.file,
+            item.line,
+            f"{links[item.file]}#L{item.line}",
+            is_dangerous_name(item.name) or "",
+        )
+        for item in launch.withheld
+    )
 
 
 def _recipe_files(site: Pages, src: str, recipe_id: str) -> dict[str, Markup]:
