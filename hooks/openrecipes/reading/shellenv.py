@@ -45,6 +45,7 @@ from .shelltext import Context, contexts
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_ARRAY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # The longest first: `;;&` before `;;` before `;`.
 _OPERATORS = (
     ";;&", "&>>", "<<<", "<<-",
@@ -180,6 +181,7 @@ class _Tokens:
 
     def _word_end(self, i: int, in_test: bool) -> int:
         text, where, n = self.text, self.where, len(self.text)
+        start = i
         while i < n:
             context = where[i]
             char = text[i]
@@ -200,6 +202,9 @@ class _Tokens:
             if char == "`":
                 close = text.find("`", i + 1)
                 i = n if close < 0 else close + 1
+                continue
+            if context == "code" and char == "(" and _ARRAY.fullmatch(text, start, i):
+                i = self.matching(i)  # `NAME=(a b)`: an array, one word
                 continue
             if context == "code" and char in " \t\r\n;&|()<>":
                 if in_test and char in "&|()<>":
@@ -290,13 +295,15 @@ _ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "
 def _word(tokens: _Tokens, token: _Token) -> Word:
     text, where = tokens.text, tokens.where
     out: list[str] = []
-    expression = quoted = in_ansi = False
+    expression = quoted = in_ansi = in_single = in_double = False
     i, end = token.start, token.end
     while i < end:
         context, char = where[i], text[i]
         if context in ("single", "inner"):
             quoted = True
-            if char != "'":  # within single quotes every ' opens or closes them
+            if char == "'":  # within single quotes every ' opens or closes them
+                in_single = not in_single
+            else:
                 out.append(char)
             i += 1
         elif context == "ansi":
@@ -324,11 +331,13 @@ def _word(tokens: _Tokens, token: _Token) -> Word:
             quoted = True
             i += 2
         elif context == "double" and char == '"':
-            quoted = True
+            quoted, in_double = True, not in_double
             i += 1
         else:
             out.append(char)
             i += 1
+    if in_single or in_double or in_ansi:
+        raise ParseError(token.line, "a quote opened here is never closed")
     written = text[token.start : token.end].replace("\\\n", "")
     return Word(written, "".join(out), expression, not quoted and not expression, token.line)
 
@@ -919,17 +928,17 @@ class _Walker:
         exports = name == "export" or "x" in options.flags or self.allexport
         unexports = (name == "export" and "n" in options.flags) or "x" in options.unset
         for word in options.rest:
-            assigned = _assignment(word)
-            if assigned:
-                self.assign(word, conditions, exported=exports and not unexports)
+            # Its arguments are assignments even quoted (`export "A=1"`), as bash reads them.
+            if _assignment(word) or (_ASSIGNMENT.match(word.value) and not word.expression):
+                name = self.assign(word, conditions, exported=exports and not unexports)
                 if unexports:
-                    self.record(assigned, "unexport", "", False, False, word.line, conditions)
+                    self.record(name, "unexport", "", False, False, word.line, conditions)
             elif word.literal and _NAME.fullmatch(word.value) and (exports or unexports):
                 kind: Kind = "unexport" if unexports else "export"
                 self.record(word.value, kind, "", False, False, word.line, conditions)
 
-    def assign(self, word: Word, conditions: tuple[Condition, ...], *, exported: bool) -> None:
-        found = _ASSIGNMENT.match(word.text)
+    def assign(self, word: Word, conditions: tuple[Condition, ...], *, exported: bool) -> str:
+        found = _ASSIGNMENT.match(word.text) or _ASSIGNMENT.match(word.value)
         assert found is not None
         name = found.group(1)
         # The name and `=` are never quoted, so the value is what follows them.
@@ -938,6 +947,7 @@ class _Walker:
         if found.group(2):  # NAME+=value appends
             value, expression = f"${{{name}}}{value}", True
         self.record(name, "assign", value, expression, exported, word.line, conditions)
+        return name
 
     def defaults(self, word: Word, conditions: tuple[Condition, ...]) -> None:
         """`${NAME:=value}` (and `${NAME=value}`) sets NAME where it is unset or empty: a shell variable."""
