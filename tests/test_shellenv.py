@@ -128,6 +128,15 @@ CASES: list[tuple[str, str, dict[str, str], list[tuple[str, str | None, str]]]] 
         [("B", "2", 'unless it returned at line 2 (if [ -z "$GO" ])')],
     ),
     (
+        "a-return-inside-nested-tests",
+        'if [ -z "$X" ]; then\n  if [ -z "$Y" ]; then return; fi\n  export INNER=1\nfi\nexport AFTER=1\n',
+        {},
+        [
+            ("INNER", "1", 'if [ -z "$X" ] / unless it returned at line 2 (if [ -z "$Y" ])'),
+            ("AFTER", "1", 'unless it returned at line 2 (if [ -z "$Y" ])'),
+        ],
+    ),
+    (
         "a-loop",
         "for i in 1 2; do export LOOPED=done; done\n",
         {},

@@ -36,6 +36,7 @@ Decisions, each as bash does it:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +46,6 @@ from .shelltext import Context, contexts
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
-_ARRAY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 # The longest first: `;;&` before `;;` before `;`.
 _OPERATORS = (
     ";;&", "&>>", "<<<", "<<-",
@@ -98,14 +98,7 @@ class _Tokens:
         self._read()
 
     def line(self, offset: int) -> int:
-        low, high = 0, len(self._lines)
-        while low + 1 < high:
-            middle = (low + high) // 2
-            if self._lines[middle] <= offset:
-                low = middle
-            else:
-                high = middle
-        return low + 1
+        return bisect.bisect_right(self._lines, offset)
 
     def _read(self) -> None:
         text, where, n = self.text, self.where, len(self.text)
@@ -156,7 +149,7 @@ class _Tokens:
                     i += len(operator)
                     continue
             start, i = i, self._word_end(i, in_test)
-            if i == start:  # a character no word takes (a stray `)` in a test): its own word
+            if i == start:  # never expected (every metacharacter is an operator): a step, not a loop
                 i += 1
             token = self._add("word", start, i)
             if token.text == "[[" and self._command_position(before=len(self.tokens) - 1):
@@ -186,7 +179,7 @@ class _Tokens:
             context = where[i]
             char = text[i]
             if context in ("single", "inner", "ansi"):
-                i += 1 + (context == "ansi" and char == "\\")
+                i += 1
                 continue
             if context.startswith("heredoc") or context == "comment":
                 break
@@ -203,7 +196,7 @@ class _Tokens:
                 close = text.find("`", i + 1)
                 i = n if close < 0 else close + 1
                 continue
-            if context == "code" and char == "(" and _ARRAY.fullmatch(text, start, i):
+            if context == "code" and char == "(" and _ASSIGNMENT.fullmatch(text, start, i):
                 i = self.matching(i)  # `NAME=(a b)`: an array, one word
                 continue
             if context == "code" and char in " \t\r\n;&|()<>":
@@ -839,27 +832,32 @@ class _Walker:
             self.unread.append((path, error.line, f"bash cannot read it ({error}), nor anything after it"))
 
     def frame(self, path: str, nodes: Sequence[Node], conditions: tuple[Condition, ...]) -> None:
-        frame = _Frame(path, conditions)
-        self.frames.append(frame)
+        self.frames.append(_Frame(path, conditions))
         try:
-            under = conditions
-            for node in nodes:
-                self.node(node, under)
-                # What follows a conditional `return` runs only when it did not return.
-                for returned in frame.returned:
-                    test = returned.conditions[-1].test if returned.conditions else ""
-                    said = f"unless it returned at line {returned.line} ({test})"
-                    under = (*under, Condition(said, returned.path, returned.line))
-                frame.returned.clear()
+            self.body(nodes, conditions)
         except _Returned:
             pass  # an unconditional return: nothing after it runs
         finally:
             self.frames.pop()
 
+    def body(self, nodes: Sequence[Node], conditions: tuple[Condition, ...]) -> None:
+        """Commands run one after the other; what follows a conditional `return` among them runs
+        only when it did not return."""
+        returned = self.frames[-1].returned
+        seen = len(returned)
+        for node in nodes:
+            self.node(node, conditions)
+            for item in returned[seen:]:
+                test = item.conditions[-1].test if item.conditions else ""
+                said = f"unless it returned at line {item.line} ({test})"
+                conditions = (*conditions, Condition(said, item.path, item.line))
+            seen = len(returned)
+
     def branch(self, body: Sequence[Node], conditions: tuple[Condition, ...]) -> None:
+        """Commands run only under `conditions`: a `return` among them ends them, and is noted for
+        what follows."""
         try:
-            for node in body:
-                self.node(node, conditions)
+            self.body(body, conditions)
         except _Returned as returned:
             self.frames[-1].returned.append(returned)
 
@@ -882,8 +880,7 @@ class _Walker:
                 self.branch(branch.body, (*conditions, Condition(branch.test, self.path, branch.line)))
         elif isinstance(node, Group):
             if not node.subshell:
-                for inner in node.body:
-                    self.node(inner, conditions)
+                self.body(node.body, conditions)
         elif isinstance(node, Function):
             self.functions[node.name] = (self.path, node)
         else:
