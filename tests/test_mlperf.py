@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import Project
+from conftest import REPO, Project
 from test_importers import git, new_repo, run
 from test_site import visible_text
 
@@ -433,13 +433,15 @@ def v40_launch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return scratch(tmp_path_factory.mktemp("mlperf"), "training_results_v4.0", V40_LAUNCH)
 
 
-def launch_of(repo: Path, round_name: str, submitter: str, system: str, config: str) -> dict[str, Any]:
+def launch_of(
+    repo: Path, round_name: str, submitter: str, system: str, config: str, benchmark_name: str = "llama2_70b_lora"
+) -> dict[str, Any]:
     """The launch the import writes for a result of `system` that ran `config` (named by its log)."""
     from openrecipes.importers import mlperf as mp
 
     source = GitSource.open(repo, "HEAD")
-    benchmark = mp.BENCHMARKS["llama2_70b_lora"]
-    folder = f"{submitter}/results/{system}/llama2_70b_lora"
+    benchmark = mp.BENCHMARKS[benchmark_name]
+    folder = f"{submitter}/results/{system}/{benchmark_name}"
     result = mp.Result(round_name, submitter, system, benchmark, folder, (), None)
     repository = mp.Repository(source, round_name, (result,))
     launch, _ = mlperf_recipes._launch(
@@ -580,3 +582,147 @@ def test_a_fence_with_a_language_opens_a_block_after_a_stray_fence() -> None:
     assert blocks[(10, 10)] == ("docker build -t rocm/amd-mlperf:llama2_70b_training_5.0 .",)
     assert blocks[(74, 74)] == ("source config_MI300X_1x8x1.sh  # use appropriate config",)
     assert blocks[(80, 81)] == ("export NEXP=1", "bash run_with_docker.sh")
+
+
+# --- the environment a configuration leaves, read as bash reads it (issue 28, item 2) ---------------
+
+NVIDIA_405B = "NVIDIA/benchmarks/llama31_405b/implementations/eos-dfw_n256_ngc25.01_nemo"
+
+
+def test_a_405b_configuration_sets_its_checkpoint_only_under_no_ckpt(v50: Path) -> None:
+    """NVIDIA's Llama 3.1 405B configurations empty LOAD_CHECKPOINT and turn the compliance check off
+    only when NO_CKPT=1: never in env (which would wipe the checkpoint the README resumes from), but
+    listed with the test that sets them."""
+    common = f"{NVIDIA_405B}/config_common.sh"
+    lines = (V50 / common).read_text(encoding="utf-8").split("\n")
+    assert lines[56:60] == [
+        'if [[ "${NO_CKPT:-0}" -eq 1 ]]; then',
+        '    export LOAD_CHECKPOINT=""',
+        '    export CHECK_COMPLIANCE="0"',
+        "fi",
+    ]
+    config = f"{NVIDIA_405B}/config_DGXH100_256x8x72xtp8pp8cp2.sh"
+    launch = launch_of(v50, "5.0", "NVIDIA", "eos-dfw_n256_ngc25.01_nemo", config, "llama31_405b")
+    no_ckpt, minimal = 'if [[ "${NO_CKPT:-0}" -eq 1 ]]', 'if [[ "${LOAD_MINIMAL_NUM_SAMPLES}" -eq 1 ]]'
+    assert launch["conditional"] == [
+        {"name": "OVERRIDE_ZERO_CONSUMED_SAMPLES", "value": "0", "condition": minimal, "file": common, "line": 19},
+        {"name": "INIT_GLOBAL_STEP", "value": "0", "condition": minimal, "file": common, "line": 20},
+        {"name": "LOAD_CHECKPOINT", "value": "", "condition": no_ckpt, "file": common, "line": 58},
+        {"name": "CHECK_COMPLIANCE", "value": "0", "condition": no_ckpt, "file": common, "line": 59},
+    ]
+    env = launch["env"]
+    assert not {item["name"] for item in launch["conditional"]} & set(env)
+    # MAX_STEPS=500 under LOAD_MINIMAL_NUM_SAMPLES is set again, unconditionally, by the configuration after it.
+    assert lines[17] == "  export MAX_STEPS=500" and env["MAX_STEPS"] == "300"
+    assert env["FP8"] == "True" and env["MICRO_BATCH_SIZE"] == "1" and env["TENSOR_MODEL_PARALLEL"] == "8"
+    assert "WALLTIME" not in env and "left out of env: DGXSYSTEM, WALLTIME." in launch["notes"]
+    assert (
+        "(launch.conditional gives each with its test, file and line): OVERRIDE_ZERO_CONSUMED_SAMPLES, "
+        "INIT_GLOBAL_STEP, LOAD_CHECKPOINT, CHECK_COMPLIANCE." in launch["notes"]
+    )
+    assert [item["path"] for item in launch["source"]["files"]][1:] == [config, common]  # each conditional's file
+
+
+def test_an_import_keeps_conditional_values_out_of_env_and_the_page_lists_them(
+    capsys: pytest.CaptureFixture[str], project: Project, tmp_path: Path
+) -> None:
+    """An && chain, an if/else and a source under a test, added to AMD's real configuration: each
+    value where bash sets it, the scripts exporting only the unconditional ones, the page listing the
+    others with their test and line."""
+    repo = scratch(tmp_path, "v5.0", V50)
+    config = repo / AMD_CONFIG
+    base = len(config.read_text(encoding="utf-8").rstrip("\n").split("\n"))
+    config.write_text(
+        config.read_text(encoding="utf-8").rstrip("\n") + "\nexport ACG=full && export ACM=block && export ACL=21\n"
+        'if [ "${NO_CKPT:-0}" = 1 ]; then\n'
+        '    export LOAD_CHECKPOINT=""\n'
+        "else\n"
+        "    export FP8=False\n"
+        "fi\n"
+        'if [ -n "${EXTRA:-}" ]; then source config_extra.sh; fi\n',
+        encoding="utf-8",
+    )
+    git(repo, "commit", "-q", "-am", "a configuration with conditions")
+    code, _, err = run(capsys, "--root", project.root, "import", "mlperf", "--repo", repo, "--round", "5.0")
+    assert code == 0, err
+    path = project.root / "recipes" / f"{AMD_ID}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    launch = data["launch"]
+    assert {name: launch["env"][name] for name in ("ACG", "ACM", "ACL")} == {"ACG": "full", "ACM": "block", "ACL": "21"}
+    # FP8 is set unconditionally before: it stays in env (and the recipe is FP8), the else branch's override listed
+    assert launch["env"]["FP8"] == "True" and data["workload"]["precision"] == "fp8"
+    assert "LOAD_CHECKPOINT" not in launch["env"]
+    no_ckpt = 'if [ "${NO_CKPT:-0}" = 1 ]'
+    assert launch["conditional"] == [
+        {"name": "LOAD_CHECKPOINT", "value": "", "condition": no_ckpt, "file": AMD_CONFIG, "line": base + 3},
+        {"name": "FP8", "value": "False", "condition": f"else of {no_ckpt}", "file": AMD_CONFIG, "line": base + 5},
+    ]
+    assert (
+        f'{AMD_CONFIG} line {base + 7} sources config_extra.sh under if [ -n "${{EXTRA:-}}" ], which is not beside '
+        "it at this commit: its variables are not in env." in launch["notes"]
+    )
+    catalogue = load_catalogue(project.root, only=[path])
+    assert catalogue.ok, catalogue.problems
+    outputs = {output.src_uri: output for output in plan_site(project.root).outputs}
+    env_sh, launch_sh = (outputs[f"recipes/{AMD_ID}/{name}"].text() for name in ("env.sh", "launch.sh"))
+    for script in (env_sh, launch_sh):
+        assert "export ACG=full\nexport ACM=block\nexport ACL=21\n" in script and "export FP8=True\n" in script
+        assert "LOAD_CHECKPOINT" not in script and "FP8=False" not in script
+    page = outputs[f"recipes/{AMD_ID}.md"].text()
+    table = page[page.index('<table class="or-conditional" data-or-conditional>') :]
+    table = table[: table.index("</table>")]
+    assert "launch.sh and env.sh do not set these; the publisher's files do, when the command sources them" in table
+    commit = git(repo, "rev-parse", "HEAD")
+    link = f"https://github.com/mlcommons/training_results_v5.0/blob/{commit}/{AMD_CONFIG}"
+    rows = [visible_text(row) for row in table.split("<tr>")[2:]]
+    assert rows == [
+        f"LOAD_CHECKPOINT empty {no_ckpt} config_MI325X_1x8x1.sh line {base + 3}",
+        f"FP8 False else of {no_ckpt} config_MI325X_1x8x1.sh line {base + 5}",
+    ]
+    assert f'<a href="{link}#L{base + 3}" rel="nofollow noopener">' in table
+
+
+def test_the_committed_mlperf_launches_are_what_the_publishers_files_make(tmp_path: Path) -> None:
+    """Every MLPerf recipe's documented launch, and its note of the values read, as the importer makes
+    them now from the copies of the files the launch cites (`importer_fixtures/mlperf-training-v<round>/
+    <commit>/`): the committed data was written by the importer's own code, and stays so."""
+    from openrecipes.importers import mlperf as mp
+
+    repos: dict[tuple[str, str], tuple[GitSource, str]] = {}
+    checked = 0
+    frozen = REPO / "tests/fixtures/recipes"
+    for path in [*sorted((REPO / "recipes").rglob("*.yaml")), *sorted(frozen.rglob("*.yaml"))]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data.get("source", {}).get("importer") != "mlperf" or data["launch"]["kind"] != "documented":
+            continue
+        launch = data["launch"]
+        round_name, commit = data["benchmark"]["round"], launch["source"]["commit"]
+        if (round_name, commit) not in repos:
+            folder = FIXTURES / f"mlperf-training-v{round_name}" / commit
+            repo = scratch(tmp_path / f"{round_name}-{commit}", "results", folder)
+            repos[(round_name, commit)] = (GitSource.open(repo, "HEAD"), git(repo, "rev-parse", "HEAD"))
+        source, head = repos[(round_name, commit)]
+        (config_path,) = [
+            item["path"] for item in launch["source"]["files"] if item["what"].startswith("the configuration this")
+        ]
+        said = re.search(
+            rf"Layout and precision from {re.escape(config_path)}, the configuration this result ran "
+            r"\((.*?)\): (?=`|\.\n)",
+            data["notes"],
+        )
+        assert said, path
+        benchmark = mp.BENCHMARKS[data["benchmark"]["name"]]
+        submitter, system = config_path.split("/", 1)[0], data["benchmark"]["system"]
+        result = mp.Result(
+            round_name, submitter, system, benchmark, f"{submitter}/results/{system}/{benchmark.name}", (), None
+        )
+        config = mp.read_config(source, config_path)
+        made, disagreements = mlperf_recipes._launch(
+            mp.Repository(source, round_name, (result,)), result, config, said.group(1), data["gpu"]["count"]
+        )
+        made = yaml.safe_load(yaml.safe_dump(made, sort_keys=False).replace(head, commit))
+        assert made == launch, path
+        assert disagreements == [item for item in data.get("disagreements", []) if item["check"] == "Launch values"]
+        assert f"- {mlperf_recipes._notes(result, config, said.group(1))[0]}" in data["notes"].split("\n"), path
+        checked += 1
+    assert checked >= 99

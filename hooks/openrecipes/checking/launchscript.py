@@ -134,6 +134,9 @@ def assigned_value(value: str) -> str:
             parts.append("~" + (shlex.quote(rest) if rest else ""))
         else:
             parts.append(shlex.quote(part) if part else "")
+    if parts[0].startswith("="):
+        # shlex leaves `=x` bare, and ShellCheck refuses `NAME==x` (SC1097) though bash reads it.
+        parts[0] = f"'{parts[0]}'"
     return ":".join(parts) if value else "''"
 
 

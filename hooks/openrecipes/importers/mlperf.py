@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from ..measuring import mllog
 from ..problems import Problem
+from ..reading import shellenv
 from ..reading.gitrev import GitError
 from .gitsource import FileAtCommit, GitSource
 
@@ -225,8 +226,7 @@ _lines = lines
 
 # --- configuration files --------------------------------------------------------------------------
 
-_EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
-_SOURCE = re.compile(r"^\s*(?:source|\.)\s+(.+?)\s*(?:#.*)?$")
+# How a configuration names a file beside it: `$(dirname ${BASH_SOURCE[0]})/`, `${DIR}/`, `./`.
 _HERE = re.compile(
     r"^[\"']?(?:\$\(\s*dirname\s+[\"']?\$\{?BASH_SOURCE(?:\[0\])?\}?[\"']?\s*\)|\$\{?[A-Za-z_]*DIR\}?|\.)/"
 )
@@ -236,81 +236,91 @@ _HERE = re.compile(
 class Assignment:
     name: str
     value: str
-    """As written, quotes and a trailing comment or `;` taken off."""
+    """Quotes removed as bash removes them; where it expands something when the file is sourced
+    (`expression`), that part as written."""
     path: str
     line: int
+    expression: bool = False
+    condition: str = ""
+    """The tests it is set under, as written (`if [[ "${NO_CKPT:-0}" -eq 1 ]]`); '' for none."""
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """An exported value the configuration sets, overrides or removes only under a condition."""
+
+    name: str
+    value: str | None
+    """None where the condition unsets it (or takes it out of the environment)."""
+    path: str
+    line: int
+    condition: str
+
+
+@dataclass(frozen=True)
+class Missing:
+    path: str
+    line: int
+    sourced: str
+    """The path as written."""
+    condition: str
 
 
 @dataclass(frozen=True)
 class ShellConfig:
-    """A `config_*.sh` with the files it sources, in the order bash would run them."""
+    """A `config_*.sh` with the files it sources, read as bash reads them (`reading/shellenv.py`),
+    never run."""
 
     path: str
     files: tuple[FileAtCommit, ...]
-    """The configuration first, then each file it sources (existing ones), in source order."""
-    assignments: tuple[Assignment, ...]
-    """Every `export NAME=value`, in the order bash runs them (a later one wins)."""
-    missing: tuple[tuple[str, int, str], ...] = ()
-    """(file, line, sourced path) for each `source` of a file that is not there."""
+    """The configuration first, then each file it sources (existing ones), in the order bash runs them."""
+    values: Mapping[str, Assignment]
+    """What the launch's programs inherit whatever the configuration's tests find: every variable it
+    exports and sets unconditionally, with its last value, in the order bash sets them."""
+    conditional: tuple[Conditional, ...] = ()
+    """Exported values only a condition sets, overrides or removes: never taken for `values`."""
+    missing: tuple[Missing, ...] = ()
+    """Each `source` of a file that is not there (or whose path cannot be known without running)."""
+    unread: tuple[tuple[str, int, str], ...] = ()
+    """(file, line, what) for each command whose effect the reading cannot know (`eval`)."""
 
     @property
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
 
-    @property
-    def values(self) -> dict[str, Assignment]:
-        final: dict[str, Assignment] = {}
-        for item in self.assignments:
-            final.pop(item.name, None)
-            final[item.name] = item
-        return final
-
     def get(self, *names: str) -> Assignment | None:
-        values = self.values
-        return next((values[name] for name in names if name in values), None)
+        return next((self.values[name] for name in names if name in self.values), None)
 
 
 def read_config(source: GitSource, path: str) -> ShellConfig:
-    files: list[FileAtCommit] = []
-    assignments: list[Assignment] = []
-    missing: list[tuple[str, int, str]] = []
-    _read_config(source, path, files, assignments, missing, depth=0)
-    return ShellConfig(path, tuple(files), tuple(assignments), tuple(missing))
+    read: dict[str, FileAtCommit] = {}
 
+    def follow(written: str, sourcing: str) -> tuple[str, str] | None:
+        # Only a file beside the one sourcing it, named plainly: any other path is known only when it runs.
+        name = _HERE.sub("", written).strip("\"'")
+        target = f"{sourcing.rsplit('/', 1)[0]}/{name}"
+        if "$" in name or "/" in name or not source.exists(target):
+            return None
+        read.setdefault(target, source.read(target))
+        return target, read[target].text
 
-def _read_config(
-    source: GitSource,
-    path: str,
-    files: list[FileAtCommit],
-    assignments: list[Assignment],
-    missing: list[tuple[str, int, str]],
-    depth: int,
-) -> None:
-    if depth > 4 or any(file.path == path for file in files):
-        return
-    file = source.read(path)
-    files.append(file)
-    folder = path.rsplit("/", 1)[0]
-    for number, line in enumerate(_lines(file.text), start=1):
-        sourced = _SOURCE.match(line)
-        if sourced:
-            name = _HERE.sub("", sourced.group(1)).strip("\"'")
-            target = f"{folder}/{name}"
-            if "$" not in name and "/" not in name and source.exists(target):
-                _read_config(source, target, files, assignments, missing, depth + 1)
-            else:
-                missing.append((path, number, sourced.group(1)))
-            continue
-        exported = _EXPORT.match(line)
-        if exported:
-            assignments.append(Assignment(exported.group(1), _shell_value(exported.group(2)), path, number))
+    read[path] = source.read(path)
+    sourced = shellenv.read(path, read[path].text, follow)
+    environment = shellenv.environment(sourced.settings)
 
+    def assignment(setting: shellenv.Setting) -> Assignment:
+        return Assignment(
+            setting.name, setting.value, setting.path, setting.line, setting.expression, setting.condition
+        )
 
-def _shell_value(text: str) -> str:
-    text = text.strip()
-    if text[:1] in "\"'":
-        quote = text[0]
-        end = text.find(quote, 1)
-        return text[1:end] if end > 0 else text[1:]
-    text = re.split(r"\s+#", text, maxsplit=1)[0]
-    return text.rstrip(";").strip()
+    return ShellConfig(
+        path,
+        tuple(read[item] for item in sourced.paths),
+        MappingProxyType({name: assignment(setting) for name, setting in environment.exported.items()}),
+        tuple(
+            Conditional(item.name, item.value, item.setting.path, item.setting.line, item.setting.condition)
+            for item in environment.conditional
+        ),
+        tuple(Missing(item.path, item.line, item.written, item.condition) for item in sourced.missing),
+        sourced.unread,
+    )

@@ -23,6 +23,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ..reading import shellenv
 from ..reading.gitrev import GitError, run_git
 from . import mlperf as mp
 from .common import Cited
@@ -33,14 +34,11 @@ from .mlperf import lines as _lines
 _RUNS = re.compile(
     r"\bsbatch\b.*\brun\.sub\b|\brun_with_docker\.sh\b|\bdocker_run\.sh\b|\bllmboost\s+mlperf\b|(?:^|\s)(?:\./)?run\.sub\b"
 )
-# A block that only prepares the environment the launch block runs in.
-_SETUP = re.compile(r"^(?:export\s|source\s|\.\s|[A-Za-z_][A-Za-z0-9_]*=|docker\s+(?:pull|run)\b|#)")
 _CONFIG = re.compile(r"(?P<prefix>[^\s\"'=]*?)(?P<name>config_(?:[A-Za-z0-9_.+-]|<[^<>\s]+>|\*)+?\.sh)\b")
 _SOURCE_LINE = re.compile(r"^(\s*(?:source|\.)\s+)(\S+)(.*)$")
 _CONFIG_FLAG = re.compile(r"(--config_sh\s+)(\S+)")
 _COMMON = re.compile(r"config_(common\w*|mounts\w*|.*_common)\.sh")
-_IMAGE = re.compile(r"(?:\bCONT|\bIMAGE_NAME)=[\"']?([A-Za-z0-9][A-Za-z0-9_.\-/]*:[A-Za-z0-9_.\-]+)[\"']?(?:\s|$)")
-_PULL = re.compile(r"\bdocker\s+pull\s+([A-Za-z0-9][A-Za-z0-9_.\-/]*:[A-Za-z0-9_.\-]+)\s*$")
+_IMAGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/]*:[A-Za-z0-9_.\-]+")
 
 
 @dataclass(frozen=True)
@@ -75,25 +73,17 @@ class Block:
 
     @property
     def setup(self) -> bool:
-        commands = _commands(self.lines)
-        return bool(commands) and all(_SETUP.match(command) for command in commands)
+        """Whether the block only prepares the environment the launch block runs in: each of its
+        commands, read as bash reads them, sets or exports variables, sources a file, or pulls or
+        runs a container (a block of comments alone is read with the launch too)."""
+        commands, error = shellenv.commands("\n".join(self.lines))
+        return error is None and any(line.strip() for line in self.lines) and all(map(_prepares, commands))
 
 
-def _commands(lines: tuple[str, ...]) -> list[str]:
-    """The block's commands, continuation lines joined (a `docker run \\` over many lines is one)."""
-    commands: list[str] = []
-    pending = ""
-    for line in lines:
-        text = line.strip()
-        if not text:
-            continue
-        pending = f"{pending} {text}" if pending else text
-        if not text.endswith("\\"):
-            commands.append(pending)
-            pending = ""
-    if pending:
-        commands.append(pending)
-    return commands
+def _prepares(command: shellenv.Simple) -> bool:
+    if command.name in ("", "export", "source", "."):  # '': assignments alone
+        return True
+    return command.name == "docker" and command.arguments[:1] != () and command.arguments[0].value in ("pull", "run")
 
 
 def code_blocks(text: str) -> list[Block]:
@@ -319,12 +309,17 @@ def _instantiate(
 
 
 def _container(command: str) -> str | None:
-    for line in command.splitlines():
-        if line.lstrip().startswith("#"):
-            continue
-        found = _IMAGE.search(line) or _PULL.search(line)
-        if found:
-            return found.group(1)
+    """The image the command names: the first `CONT` or `IMAGE_NAME` it sets to an image and tag,
+    or image it pulls, as bash reads the command (never one in a comment)."""
+    commands, _ = shellenv.commands(command)
+    for simple in commands:
+        for word in simple.assignments:
+            name, value = shellenv.assigned(word) or ("", "")
+            if name in ("CONT", "IMAGE_NAME") and not word.expression and _IMAGE.fullmatch(value):
+                return value
+        pulled = simple.arguments[1] if simple.name == "docker" and len(simple.arguments) >= 2 else None
+        if pulled is not None and simple.arguments[0].value == "pull" and _IMAGE.fullmatch(pulled.value):
+            return pulled.value
     return None
 
 
@@ -360,10 +355,13 @@ def from_script(source: GitSource, folder: str, config: mp.ShellConfig, evidence
             + ".",
             *swapped,
         ]
+        commands, _ = shellenv.commands(source.show(path))
         own_paths = [
-            f"{found.group(1)}={found.group(2)} (line {number})"
-            for number, line in active
-            if (found := re.match(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=[\"']?(/[^\s\"'#]*)", line))
+            f"{name}={value} (line {word.line})"
+            for simple in commands
+            for word in simple.assignments
+            for name, value in [shellenv.assigned(word) or ("", "")]
+            if value.startswith("/")
         ]
         if own_paths:
             notes.append(

@@ -30,6 +30,7 @@ from .. import fmt
 from ..checking.scriptinputs import script_inputs
 from ..measuring import compute, mllog, score
 from ..problems import Problem
+from ..reading import shellenv
 from ..reading.envnames import is_dangerous_name
 from . import mlperf as mp
 from . import mlperf_launch
@@ -698,8 +699,16 @@ def _launch(
         {name: item.value for name, item in values.items()},
         {name: (item.path, item.line) for name, item in values.items()},
     )
-    expressions = [name for name, value in env.items() if "$" in value or "`" in value]
+    expressions = [name for name in env if values[name].expression]
     env = {name: value for name, value in env.items() if name not in expressions}
+    conditional = []
+    for item in config.conditional:
+        if not is_dangerous_name(item.name):
+            entry = {"name": item.name, "value": item.value, "condition": item.condition}
+            conditional.append({key: value for key, value in entry.items() if value is not None})
+            conditional[-1] |= {"file": item.path, "line": item.line}
+        elif item.value is not None and all(entry["name"] != item.name for entry in withheld):
+            withheld += withhold({item.name: item.value}, {item.name: (item.path, item.line)})[1]
     cited = [*(item.path for item in found.cited), *(file.path for file in config.files)]
     commit = _last_commit(source, cited)
     files = [item.launch_file(repository.name, commit) for item in found.cited]
@@ -730,6 +739,8 @@ def _launch(
     launch["command"] = command + "\n"
     if env:
         launch["env"] = env
+    if conditional:
+        launch["conditional"] = conditional
     if withheld:
         launch["withheld"] = withheld
     sets: dict[str, Any] = {}
@@ -760,11 +771,21 @@ def _launch(
             + ", ".join(expressions)
             + "."
         )
-    for file, line, sourced in config.missing:
+    if conditional:
         notes.append(
-            f"{file} line {line} sources {sourced}, which is not beside it at this commit: its variables "
-            "are not in env."
+            "Set, overridden or unset by the configuration only under a condition, and so never exported by "
+            "env.sh or launch.sh (launch.conditional gives each with its test, file and line): "
+            + ", ".join(dict.fromkeys(item["name"] for item in conditional))
+            + "."
         )
+    for missing in config.missing:
+        under = f" under {missing.condition}" if missing.condition else ""
+        notes.append(
+            f"{missing.path} line {missing.line} sources {missing.sourced}{under}, which is not beside it at this "
+            "commit: its variables are not in env."
+        )
+    for file, line, what in config.unread:
+        notes.append(f"{file} line {line}: {what}; what it sets is not read.")
     launch["notes"] = " ".join(notes)[:5000]
     disagreements = []
     if sets.get("gpus") not in (None, count):
@@ -792,7 +813,13 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
     reads_image = any(
         f"<{name}>" in command for name in ("docker/registry:benchmark-tag", "docker/registry", "container/name")
     )
-    if re.search(r"\bCONT=[\"']?\$\{?CONT\b", command):
+    if any(
+        re.match(r"\$\{?CONT\b", value)
+        for simple in shellenv.commands(command)[0]
+        for word in simple.assignments
+        for name, value in [shellenv.assigned(word) or ("", "")]
+        if name == "CONT"
+    ):
         # `export CONT=$CONT` (NVIDIA's newer READMEs) keeps the value the reader set before: an input.
         inputs.append(
             {

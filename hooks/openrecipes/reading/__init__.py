@@ -9,5 +9,7 @@ of anything but what it cites; `records` makes the frozen dataclasses a recipe b
 from the schema itself; `placeholders` refuses the `FILL IN` values `openrecipes new` writes;
 `reference` reads the sourced reference data (GPU peaks, instance prices, model sizes);
 `yamlwrite` is the one writer of recipe files; `gitrev` reads the project's files at a git
-revision (for `openrecipes diff` and the importers).
+revision (for `openrecipes diff` and the importers); `shelltext` and `shellenv` read bash without
+running it (what each character is, and a launch's `<placeholders>`; the commands, and the
+environment a sourced configuration leaves, values set only under a condition apart).
 """

@@ -130,10 +130,12 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[FieldPath, str, bool]]:
             yield ("launch", key), launch[key], True
     yield from _environment(launch.get("env"), ("launch", "env"), shell=False)  # quoted by launch.sh
     yield from _inputs(launch.get("inputs"), ("launch", "inputs"))
-    withheld = launch.get("withheld")
-    for index, item in enumerate(withheld if isinstance(withheld, list) else ()):
-        if isinstance(item, dict) and isinstance(item.get("value"), str):
-            yield ("launch", "withheld", index, "value"), item["value"], False
+    for key, texts in (("conditional", ("value", "condition")), ("withheld", ("value",))):
+        items = launch.get(key)
+        for index, item in enumerate(items if isinstance(items, list) else ()):
+            for text in texts:
+                if isinstance(item, dict) and isinstance(item.get(text), str):
+                    yield ("launch", key, index, text), item[text], False
 
 
 def _environment(env: Any, path: FieldPath, *, shell: bool) -> Iterator[tuple[FieldPath, str, bool]]:
@@ -160,7 +162,9 @@ def _what(path: FieldPath, data: dict[str, Any]) -> str:
     for part in path[:-1]:
         holder = holder[part]
     name = _brief(holder.get("name"))
-    return f"the withheld value of {name}" if path[-1] == "value" else f"the {path[-1]} of {name}"
+    if path[-1] == "value":
+        return f"the {'withheld' if path[1] == 'withheld' else 'conditional'} value of {name}"
+    return f"the {path[-1]} of {name}"
 
 
 # --- what a reader sees of a text --------------------------------------------------------------
@@ -413,20 +417,21 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
             message = link_problem(item["url"], item["path"], repository, commit)
             if message is not None:
                 found.append((where, 1, 1, message))
-    withheld = launch.get("withheld")
-    for index, item in enumerate(withheld if isinstance(withheld, list) else ()):
-        where = ("launch", "withheld", index, "file")
-        file = item.get("file") if isinstance(item, dict) else None
-        if isinstance(file, str) and file not in paths and not _refused(where, skip):
-            found.append(
-                (
-                    where,
-                    1,
-                    1,
-                    f"{item['file']!r} is not a file launch.source.files cites: a withheld variable names the "
-                    "publisher's file (and line) that sets it, cited with the launch",
+    for key, what in (("withheld", "a withheld variable"), ("conditional", "a conditional value")):
+        items = launch.get(key)
+        for index, item in enumerate(items if isinstance(items, list) else ()):
+            where = ("launch", key, index, "file")
+            file = item.get("file") if isinstance(item, dict) else None
+            if isinstance(file, str) and file not in paths and not _refused(where, skip):
+                found.append(
+                    (
+                        where,
+                        1,
+                        1,
+                        f"{item['file']!r} is not a file launch.source.files cites: {what} names the "
+                        "publisher's file (and line) that sets it, cited with the launch",
+                    )
                 )
-            )
     scripts = [
         (text, ("launch", key), what)
         for key, what in (("checkout", "the checkout"), ("command", "the command"))

@@ -193,6 +193,7 @@ def _outputs_of_recipe(
         launches=recipe_launches,
         launch_values=launch_comparisons(recipe.fields),
         withheld=withheld_environment(recipe.fields),
+        conditional=conditional_environment(recipe.fields),
         # Links are made when the page is rendered: `mkdocs serve` plans every page on each
         # rebuild but renders only those an edit changes.
         files=functools.partial(_recipe_files, site, src, recipe.id),
@@ -249,6 +250,38 @@ def withheld_environment(fields: Any) -> tuple[Withheld, ...]:
             is_dangerous_name(item.name) or "",
         )
         for item in launch.withheld
+    )
+
+
+@dataclass(frozen=True)
+class ConditionalValue:
+    """A value the publisher's files set only under a condition (`launch.conditional`), as its page lists it."""
+
+    name: str
+    value: str | None
+    """None: the condition unsets it."""
+    condition: str
+    file: str
+    line: int
+    url: str
+    """The cited file's permalink at the line that sets it."""
+
+    @property
+    def file_name(self) -> str:
+        return self.file.rsplit("/", 1)[-1]
+
+
+def conditional_environment(fields: Any) -> tuple[ConditionalValue, ...]:
+    """Each `launch.conditional` of a documented launch, linked at its line."""
+    launch = fields.launch
+    if launch is None or launch.kind != "documented" or not launch.conditional:
+        return ()
+    links = {item.path: item.url.split("#", 1)[0] for item in launch.source.files}
+    return tuple(
+        ConditionalValue(
+            item.name, item.value, item.condition, item.file, item.line, f"{links[item.file]}#L{item.line}"
+        )
+        for item in launch.conditional
     )
 
 
