@@ -13,7 +13,7 @@ import re
 import stat
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,8 @@ from .checking import shellcheck
 from .checking.derive import analyse
 from .checking.figures import Derived
 from .problems import Problem, internal_error, json_path, sorted_problems
+from .reading.dryruns import DryRunRecord
+from .reading.dryruns import load as load_dry_runs
 from .reading.launchsafety import launch_problems
 from .reading.placeholders import placeholder_problems
 from .reading.records import Recipe
@@ -291,6 +293,8 @@ class _Job:
     files: list[Path]
     problems: list[Problem]
     """Problems found before any recipe is read: the reference data, the build date, the tree."""
+    dry_runs: Mapping[str, DryRunRecord]
+    """The recorded dry runs of documented launches, by recipe id (checks/dry-runs.yaml)."""
 
 
 def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None) -> _Job:
@@ -307,10 +311,12 @@ def _prepare(root: Path, only: Iterable[Path] | None, today: dt.date | None) -> 
             today = dt.datetime.now(dt.UTC).date()
     files, tree_problems = discover(root, only)
     problems += tree_problems
+    dry_runs, dry_run_problems = load_dry_runs(root)
+    problems += dry_run_problems
     # A recipe may name another as its replacement: checking that needs every id, which the
     # file names give, not every recipe loaded (`openrecipes validate PATH` reads PATH alone).
     ids = recipe_ids(root) if only is not None else frozenset(recipe_id_for(_display_path(p, root)) for p in files)
-    return _Job(root, schema, reference, today, ids, files, problems)
+    return _Job(root, schema, reference, today, ids, files, problems, dry_runs)
 
 
 def load_catalogue(
@@ -455,19 +461,21 @@ def _check_bytes(raw: bytes, display: str, job: _Job) -> tuple[Entry | None, lis
     if recipe is None or job.reference is None:
         return None, problems
     refused = [problem.where for problem in problems if problem.where]
+    dry_run = job.dry_runs.get(recipe.id)
     derived, check_problems = analyse(
-        recipe, locations, job.reference, job.today, job.ids, refused, complete=not problems
+        recipe, locations, job.reference, job.today, job.ids, refused, complete=not problems, dry_run=dry_run
     )
     if problems:  # a partial record: its checks are reported with its other problems, in one round
         return None, problems + check_problems
-    return Entry(recipe, derived, _digest(display, raw), _listing(display, data)), check_problems
+    # The recorded dry run is shown wherever the launch is: a new record makes new pages.
+    return Entry(recipe, derived, _digest(display, raw, dry_run), _listing(display, data, dry_run)), check_problems
 
 
-def _digest(display: str, raw: bytes) -> str:
-    return hashlib.sha256(display.encode("utf-8") + b"\0" + raw).hexdigest()
+def _digest(display: str, raw: bytes, dry_run: DryRunRecord | None = None) -> str:
+    return hashlib.sha256(display.encode("utf-8") + b"\0" + raw + repr(dry_run).encode()).hexdigest()
 
 
-def _listing(display: str, data: dict[str, Any]) -> str:
+def _listing(display: str, data: dict[str, Any], dry_run: DryRunRecord | None = None) -> str:
     """`Entry.listing`: the data as read, without the `PAGE_ONLY` fields (repr is exact for the
     plain values YAML gives, and a few times faster than any serialisation)."""
     shown = dict(data)
@@ -475,7 +483,7 @@ def _listing(display: str, data: dict[str, Any]) -> str:
         _drop(shown, path)
     # Whether there is a script at all is listed (a recipe's launch is as run only with one).
     has_run = bool(data.get("run"))
-    return hashlib.sha256(f"{display}\0{shown!r}\0{has_run}".encode()).hexdigest()
+    return hashlib.sha256(f"{display}\0{shown!r}\0{has_run}\0{dry_run!r}".encode()).hexdigest()
 
 
 def _drop(data: dict[str, Any], path: tuple[str, ...]) -> None:
@@ -505,7 +513,7 @@ class LoadMemo:
 
     def begin(self, job: _Job) -> None:
         """Start a load; everything is forgotten when what every check depends on has changed."""
-        context = (job.schema, job.reference, job.today)
+        context = (job.schema, job.reference, job.today, tuple(job.dry_runs.items()))
         if context != self._context:
             self._context = context
             self._results.clear()
@@ -526,7 +534,7 @@ class LoadMemo:
             return None, [problem] if problem else []
         if signature is not None:
             self._signatures[display] = signature
-        digest = _digest(display, raw)
+        digest = _digest(display, raw, job.dry_runs.get(recipe_id_for(display)))
         if known is not None:
             old_digest, entry, problems, replacement, present = known
             if old_digest == digest and (replacement is None or (replacement in job.ids) == present):

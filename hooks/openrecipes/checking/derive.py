@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Iterator
 from .. import flops
 from ..describe import layout_label
 from ..problems import Problem, json_path
+from ..reading.dryruns import DryRunRecord
 from ..reading.records import Recipe
 from ..reading.reference import PEAK_COLUMN, GpuSpec, InstanceSpec, ModelSpec, Reference, closest
 from ..reading.yamlsource import SourceMap
@@ -20,6 +21,7 @@ from . import (
     rules,  # noqa: F401  (imported for its effect: every @rule registers itself in RULES)
     scriptcheck,
 )
+from .dryrunstate import dry_run_outcome
 from .figures import (
     PUBLISHER_TOLERANCE,
     RULES,
@@ -45,6 +47,7 @@ def analyse(
     recipe_ids: Collection[str] = (),
     refused: Collection[str] = (),
     complete: bool = True,
+    dry_run: DryRunRecord | None = None,
 ) -> tuple[Derived, list[Problem]]:
     """Recompute what can be recomputed; problems for unknown references and failed checks.
 
@@ -73,6 +76,7 @@ def analyse(
             **derived.__dict__,
             "notices": tuple(notice for notice in found if notice.warning),
             "scripts": scripts,
+            "dry_run": dry_run_outcome(f, dry_run) if complete else None,
         }
     )
     context = Context(f, derived, today, recipe_ids, refused)

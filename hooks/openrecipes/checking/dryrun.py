@@ -33,8 +33,11 @@ LAUNCHERS = (
     "llmboost", "mpirun", "deepspeed", "accelerate",
 )  # fmt: skip
 """Programs a launch hands the run to: one of them must be reached."""
-OTHERS = ("pip", "pip3", "nvidia-smi", "wget", "curl", "huggingface-cli", "hf", "sudo", "ssh", "scp", "make")
-"""Programs a launch may call on the way, stood in so that nothing is installed or fetched."""
+OTHERS = (
+    "pip", "pip3", "nvidia-smi", "wget", "curl", "huggingface-cli", "hf", "sudo", "ssh", "scp", "make", "sleep",
+    "squeue", "scancel", "sacct", "srun_wrapper",
+)  # fmt: skip
+"""Programs a launch may call on the way, stood in so that nothing is installed, fetched or waited for."""
 _FILE_SUFFIXES = (".sh", ".sub", ".py", ".yaml", ".yml", ".toml", ".json")
 _SECONDS = 60
 
@@ -55,12 +58,20 @@ class DryRun:
     """What a dry run of one launch found."""
 
     recipe_id: str
+    launch_sh: str
+    repository: str
+    commit: str
     problems: list[str] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
         return not self.problems
+
+    @property
+    def launcher(self) -> Call | None:
+        """The first launcher the script reached."""
+        return next((call for call in self.calls if call.program in LAUNCHERS), None)
 
 
 def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | None:
@@ -69,7 +80,7 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
     if launch is None or launch.launch_sh is None:
         return None
     source = fields.launch.source
-    found = DryRun(recipe_id)
+    found = DryRun(recipe_id, launch.launch_sh.text, source.repository, source.commit)
     with tempfile.TemporaryDirectory(prefix="openrecipes-dryrun-") as folder:
         sandbox = _Sandbox(Path(folder), source.repository, source.commit, materialize)
         required = [item.name for item in launch.inputs if item.required]
@@ -79,16 +90,18 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
             found.problems.append(f"the publisher's files: {why}")
             return found
         done, calls = sandbox.run(launch.launch_sh.text, values)
-        found.calls = calls
-        found.problems += sandbox.problems
+        found.calls = [sandbox.relative_call(call) for call in calls]
+        problems = list(sandbox.problems)
         if done.returncode != 0:
             tail = " | ".join(line for line in done.stderr.strip().splitlines()[-3:])
-            found.problems.append(f"launch.sh exited with {done.returncode}: {tail or 'nothing on stderr'}")
+            problems.append(f"launch.sh exited with {done.returncode}: {tail or 'nothing on stderr'}")
         elif not any(call.program in LAUNCHERS for call in calls):
-            found.problems.append(f"launch.sh ran to its end without starting a launcher ({', '.join(LAUNCHERS)})")
-        found.problems += _missing_files(calls)
+            problems.append(f"launch.sh ran to its end without starting a launcher ({', '.join(LAUNCHERS)})")
+        problems += _missing_files(calls)
         if required:
-            found.problems += _stops_when_unset(sandbox, launch.launch_sh.text, required[0])
+            problems += _stops_when_unset(sandbox, launch.launch_sh.text, required[0])
+        # Messages name the sandbox's places as the reader's would be: a record is the same on every machine.
+        found.problems = [sandbox.relative(problem) for problem in problems]
     return found
 
 
@@ -106,6 +119,19 @@ class _Sandbox:
             made.mkdir()
         for name in (*LAUNCHERS, *OTHERS, "git"):
             _stand_in(self.bin / name, name)
+
+    def relative(self, text: str) -> str:
+        """`text` with the sandbox's folders named as the reader knows them: the working folder
+        of the launch as `.`, an input's stand-in folder as `$NAME`."""
+        return (
+            text.replace(f"{self.work}/", "")
+            .replace(str(self.work), ".")
+            .replace(f"{self.inputs}/", "$")
+            .replace(str(self.root), "<sandbox>")
+        )
+
+    def relative_call(self, call: Call) -> Call:
+        return Call(call.program, tuple(self.relative(arg) for arg in call.args), self.relative(call.cwd))
 
     def input_folder(self, name: str) -> Path:
         path = self.inputs / name
@@ -170,7 +196,7 @@ def _missing_files(calls: Sequence[Call]) -> Iterator[str]:
             continue
         for argument in _handed(call.args):
             if not (Path(call.cwd) / argument).exists():
-                yield f"{call.program} is handed {argument}, which is not in {call.cwd.rsplit('/work/', 1)[-1]}"
+                yield f"{call.program} is handed {argument}, which is not in {call.cwd}"
 
 
 def _handed(args: Sequence[str]) -> Iterator[str]:
@@ -190,7 +216,7 @@ def _read_log(path: Path) -> Iterator[dict[str, Any]]:
 
 # What each stand-in does, run by this Python: record the call; `git` also lays out the files.
 _STAND_IN = """
-import json, os, shutil, sys
+import json, os, subprocess, sys
 name, args = {name!r}, sys.argv[1:]
 log = os.environ["OPENRECIPES_DRYRUN_LOG"]
 def record(program, arguments):
@@ -207,7 +233,9 @@ if name == "git":
             record("git", ["problem", "the checkout clones " + url + ", not https://github.com/" + repository])
             sys.exit(128)
         target = rest[1] if len(rest) > 1 else url.rstrip("/").removesuffix(".git").rsplit("/", 1)[-1]
-        shutil.copytree(os.environ["OPENRECIPES_DRYRUN_FILES"], target, symlinks=True)
+        # Linked, not copied (a submission repository holds tens of thousands of files); a script that
+        # edits one in place (sed -i) writes a new file, leaving the others' alone.
+        subprocess.run(["cp", "-al", os.environ["OPENRECIPES_DRYRUN_FILES"], target], check=True)
     elif words[:1] in (["switch"], ["checkout"]):
         named = [word for word in words[1:] if not word.startswith("-")]
         if named and named[0] != commit:
@@ -243,7 +271,8 @@ def from_clone(clones: dict[str, Path], cache: Path) -> Materialize:
         found = laid_out[key]
         if isinstance(found, str):
             return found
-        shutil.copytree(found, folder, dirs_exist_ok=True, symlinks=True, copy_function=os.link)
+        folder.rmdir()
+        subprocess.run(["cp", "-al", str(found), str(folder)], check=True)
         return None
 
     return materialize
@@ -254,6 +283,7 @@ def _tree(clone: Path, commit: str, target: Path) -> str | None:
     listed = subprocess.run(["git", "-C", str(clone), "ls-tree", "-r", "-z", commit], capture_output=True, check=False)
     if listed.returncode != 0:
         return f"{clone} does not hold commit {commit}: fetch it first"
+    target.mkdir(parents=True, exist_ok=True)
     entries = []
     for record in listed.stdout.split(b"\0"):
         if record:
@@ -286,17 +316,55 @@ def _tree(clone: Path, commit: str, target: Path) -> str | None:
 
 
 def from_copies(copies: dict[str, Path]) -> Materialize:
-    """Files from folders of copies, by repository: `<folder>/<commit>/…`, the files a launch reads
-    as they are at that commit (the tests keep them in tests/importer_fixtures)."""
+    """Files from folders of copies, by repository: `<folder>/<commit>/…` holds the files a launch
+    reads as they are at that commit (the tests keep them in tests/importer_fixtures), and
+    `<folder>/<commit>.paths` lists the other files of the folders the launch works in, which are
+    laid out empty: a launch hands them on or checks that they exist, and never reads them."""
 
     def materialize(repository: str, commit: str, folder: Path) -> str | None:
         base = copies.get(repository)
         if base is None or not (base / commit).is_dir():
             return f"no copy of {repository} at {commit}"
         shutil.copytree(base / commit, folder, dirs_exist_ok=True, symlinks=True)
+        listing = base / f"{commit}{PATHS_SUFFIX}"
+        if listing.is_file():
+            for mode, path in read_paths(listing.read_text(encoding="utf-8")):
+                stub = folder / path
+                if not stub.exists():
+                    stub.parent.mkdir(parents=True, exist_ok=True)
+                    stub.touch()
+                    if mode == "100755":
+                        stub.chmod(0o755)
         return None
 
     return materialize
+
+
+PATHS_SUFFIX = ".paths"
+
+
+def read_paths(text: str) -> Iterator[tuple[str, str]]:
+    """(mode, path) of each line `<mode> <path>` of a `.paths` listing."""
+    for line in text.splitlines():
+        mode, _, path = line.partition(" ")
+        if mode in ("100644", "100755") and path and ".." not in Path(path).parts and not path.startswith("/"):
+            yield mode, path
+
+
+def from_sources(clones: dict[str, Path], copies: dict[str, Path], cache: Path) -> Materialize:
+    """A clone where one is given for the repository, else its copies."""
+    from_a_clone, from_copy = from_clone(clones, cache), from_copies(copies)
+
+    def materialize(repository: str, commit: str, folder: Path) -> str | None:
+        return (from_a_clone if repository in clones else from_copy)(repository, commit, folder)
+
+    return materialize
+
+
+def repository_of(fields: Any) -> str | None:
+    launch = getattr(fields, "launch", None)
+    source = getattr(launch, "source", None)
+    return getattr(source, "repository", None)
 
 
 def shown(call: Call) -> str:

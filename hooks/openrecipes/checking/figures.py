@@ -156,6 +156,8 @@ class Derived:
     scripts: tuple[Any, ...] = ()
     """Each script the recipe's launches download, with what bash and ShellCheck find in it
     (scriptcheck.CheckedScript): the page shows them beside the script."""
+    dry_run: Any = None
+    """The documented launch's dry run (dryrunstate.DryRunOutcome), None without a documented launch."""
     method: str | None = None
     """The training method (`workload.method.kind`), None when the recipe does not state it: the
     FLOPs convention (flops.training_flops_per_token) and every ranking go by it."""

@@ -405,6 +405,9 @@ def build_parser() -> argparse.ArgumentParser:
     mlperf.add_argument(
         "--round", metavar="X.Y", help="the round (5.0), where the repository's README.md does not name it"
     )
+    from .launchcheck import add_parser as add_launch
+
+    add_launch(commands, common, _Parser)
 
     return parser
 
