@@ -41,9 +41,9 @@ OTHERS = (
 _FILE_SUFFIXES = (".sh", ".sub", ".py", ".yaml", ".yml", ".toml", ".json")
 _SECONDS = 60
 
-Materialize = Callable[[str, str, Path], str | None]
-"""(repository, commit, folder): lay out the repository's files at the commit in the folder; None,
-or why it cannot."""
+Materialize = Callable[[str, str, Path, frozenset[str]], str | None]
+"""(repository, commit, folder, words of the launch): lay out the repository's files at the commit
+in the folder; None, or why it cannot."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
     source = fields.launch.source
     found = DryRun(recipe_id, launch.launch_sh.text, source.repository, source.commit)
     with tempfile.TemporaryDirectory(prefix="openrecipes-dryrun-") as folder:
-        sandbox = _Sandbox(Path(folder), source.repository, source.commit, materialize)
+        sandbox = _Sandbox(Path(folder), source.repository, source.commit, materialize, launch.launch_sh.text)
         required = [item.name for item in launch.inputs if item.required]
         values = {name: str(sandbox.input_folder(name)) for name in dict.fromkeys(required)}
         why = sandbox.prepare_files()
@@ -106,8 +106,9 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
 
 
 class _Sandbox:
-    def __init__(self, root: Path, repository: str, commit: str, materialize: Materialize) -> None:
+    def __init__(self, root: Path, repository: str, commit: str, materialize: Materialize, script: str) -> None:
         self.root = root
+        self.words = frozenset(re.findall(r"[\w.+-]+", script))
         self.work = root / "work"
         self.bin = root / "bin"
         self.inputs = root / "inputs"
@@ -175,7 +176,7 @@ class _Sandbox:
         """The publisher's files at the commit, where the stand-in `git clone` finds them."""
         files = self.root / "files"
         files.mkdir()
-        return self.materialize(self.repository, self.commit, files)
+        return self.materialize(self.repository, self.commit, files, self.words)
 
 
 def _stops_when_unset(sandbox: _Sandbox, script: str, first: str) -> list[str]:
@@ -192,11 +193,15 @@ def _stops_when_unset(sandbox: _Sandbox, script: str, first: str) -> list[str]:
 def _missing_files(calls: Sequence[Call]) -> Iterator[str]:
     """Files a launcher is handed that are not there: a script, a config, a Slurm batch file."""
     for call in calls:
-        if call.program not in LAUNCHERS:
-            continue
-        for argument in _handed(call.args):
+        for argument in handed_files(call):
             if not (Path(call.cwd) / argument).exists():
                 yield f"{call.program} is handed {argument}, which is not in {call.cwd}"
+
+
+def handed_files(call: Call) -> Iterator[str]:
+    """The arguments of a launcher's call that name a file (a script, a config, a batch file)."""
+    if call.program in LAUNCHERS:
+        yield from _handed(call.args)
 
 
 def _handed(args: Sequence[str]) -> Iterator[str]:
@@ -258,7 +263,7 @@ def from_clone(clones: dict[str, Path], cache: Path) -> Materialize:
     sandbox. A clone that lacks some large blobs (a partial or shallow copy) gives the others."""
     laid_out: dict[tuple[str, str], Path | str] = {}
 
-    def materialize(repository: str, commit: str, folder: Path) -> str | None:
+    def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
         key = (repository, commit)
         if key not in laid_out:
             clone = clones.get(repository)
@@ -271,8 +276,14 @@ def from_clone(clones: dict[str, Path], cache: Path) -> Materialize:
         found = laid_out[key]
         if isinstance(found, str):
             return found
-        folder.rmdir()
-        subprocess.run(["cp", "-al", str(found), str(folder)], check=True)
+        # The top-level folders the launch names are linked file by file (a script may edit a file in
+        # place); the others, which it can only reach through them, are one link each: a submission
+        # repository holds tens of thousands of files.
+        for entry in found.iterdir():
+            if entry.name in words or not entry.is_dir():
+                subprocess.run(["cp", "-al", str(entry), str(folder / entry.name)], check=True)
+            else:
+                (folder / entry.name).symlink_to(entry)
         return None
 
     return materialize
@@ -321,7 +332,7 @@ def from_copies(copies: dict[str, Path]) -> Materialize:
     `<folder>/<commit>.paths` lists the other files of the folders the launch works in, which are
     laid out empty: a launch hands them on or checks that they exist, and never reads them."""
 
-    def materialize(repository: str, commit: str, folder: Path) -> str | None:
+    def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
         base = copies.get(repository)
         if base is None or not (base / commit).is_dir():
             return f"no copy of {repository} at {commit}"
@@ -355,8 +366,8 @@ def from_sources(clones: dict[str, Path], copies: dict[str, Path], cache: Path) 
     """A clone where one is given for the repository, else its copies."""
     from_a_clone, from_copy = from_clone(clones, cache), from_copies(copies)
 
-    def materialize(repository: str, commit: str, folder: Path) -> str | None:
-        return (from_a_clone if repository in clones else from_copy)(repository, commit, folder)
+    def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
+        return (from_a_clone if repository in clones else from_copy)(repository, commit, folder, words)
 
     return materialize
 
