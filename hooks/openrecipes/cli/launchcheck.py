@@ -58,12 +58,14 @@ def cmd_launch_check(args: argparse.Namespace) -> int:
             if args.verbose:
                 for call in found.calls:
                     print(f"    ran: {dryrun.shown(call)}")
-    passed = sum(result.passed for result in results)
-    print(f"{passed} of {len(results)} documented launch{'es' if len(results) != 1 else ''} passed", file=sys.stderr)
-    if args.record:
-        written = dryruns.write(root, [_record(result, clones) for result in results])
-        print(f"recorded {len(results)} dry run{'s' if len(results) != 1 else ''} in {written}", file=sys.stderr)
-    return 0 if passed == len(results) else 1
+        passed = sum(result.passed for result in results)
+        count = len(results)
+        print(f"{passed} of {count} documented launch{'es' if count != 1 else ''} passed", file=sys.stderr)
+        if args.record:
+            written = dryruns.write(root, [_record(result, clones) for result in results])
+            shown = written.relative_to(root)
+            print(f"recorded {count} dry run{'s' if count != 1 else ''} in {shown}", file=sys.stderr)
+    return 0 if passed == count else 1
 
 
 def dry_run_written(root: Path, recipe_ids: list[str], clone: Path) -> int:
