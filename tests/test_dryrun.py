@@ -252,3 +252,23 @@ def test_a_command_whose_launcher_is_never_reached_fails(project: Project, tmp_p
 )
 def test_the_launcher_a_command_names_is_read_as_the_shell_splits_words(command: str, launcher: str | None) -> None:
     assert dryrun._launcher_named(command) == launcher
+
+
+def test_a_publisher_s_script_the_copies_do_not_keep_stands_in_for_the_launcher_it_starts(
+    project: Project, tmp_path: Path
+) -> None:
+    copies = _copies(tmp_path / "copies")
+    (copies / f"{COMMIT}.paths").write_text(
+        f"100755 {FOLDER}/run_and_time.sh\n100644 {FOLDER}/configs/config_XE9640_common.sh\n", encoding="utf-8"
+    )
+    fields = _fields(project)
+    command = fields.launch.command.replace("sbatch -N $DGXNNODES -t $WALLTIME run.sub", "./run_and_time.sh --fast")
+    launch = dataclasses.replace(fields.launch, command=command)
+    materialize = dryrun.from_copies({REPOSITORY: copies})
+    found = dryrun.dry_run(DELL_ID, dataclasses.replace(fields, launch=launch), materialize)
+    assert found is not None
+    assert (found.problems, found.through_kept_out) == ([], True)
+    where = f"training_results_v4.1/{FOLDER}"
+    assert found.calls[-1] == dryrun.Call(dryrun.KEPT_OUT, ("./run_and_time.sh", "--fast"), where)
+    # A kept file is not replaced by a stand-in: sourcing the configuration runs no script of the publisher's.
+    assert [call.program for call in found.calls] == ["git", "git", dryrun.KEPT_OUT]

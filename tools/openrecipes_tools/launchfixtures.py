@@ -3,9 +3,10 @@ documented launch whose publisher's clone is given, the launch is dry-run over t
 files of the folders it works in (the cited files' folders, each folder a program ran in, each
 handed file's folder) are listed, path and mode only, in `<fixture folder>/<commit>.paths`.
 
-No publisher file is copied: a listed file is laid out empty by the tests (checking/dryrun.py
-`from_copies`), since a launch only hands it on or checks that it is there. A file whose content a
-launch reads (a configuration it sources) must be one it cites, copied with the importer fixtures.
+No publisher file is copied: a listed file the fixtures do not keep is laid out as a stand-in by
+the tests (checking/dryrun.py `from_copies`): handed on, it is there; run, it records that the
+launch reached it. A file whose content a launch reads (a configuration it sources) must be one it
+cites, copied with the importer fixtures; a kept file takes its mode from the listing.
 
     python -m openrecipes_tools.launchfixtures --repo OWNER/NAME=CLONE [--repo ...]
 """
@@ -83,14 +84,10 @@ def main(argv: list[str] | None = None) -> int:
             wanted[(repository, found.commit)] |= folders_of(found, cited)
     for (repository, commit), folders in sorted(wanted.items()):
         base = FIXTURE_FOLDERS[repository]
-        lines = [line for line in listing(clones[repository], commit, folders) if not _copied(base, commit, line)]
+        lines = listing(clones[repository], commit, folders)
         (base / f"{commit}{dryrun.PATHS_SUFFIX}").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
         print(f"{repository}@{commit[:12]}: {len(lines)} files listed", file=sys.stderr)
     return 0
-
-
-def _copied(base: Path, commit: str, line: str) -> bool:
-    return (base / commit / line.split(" ", 1)[1]).exists()
 
 
 if __name__ == "__main__":

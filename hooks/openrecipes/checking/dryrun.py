@@ -69,6 +69,11 @@ class DryRun:
         return not self.problems
 
     @property
+    def through_kept_out(self) -> bool:
+        """Whether the launch reached a publisher's script the copies do not keep (from_copies)."""
+        return any(call.program == KEPT_OUT for call in self.calls)
+
+    @property
     def launcher(self) -> Call | None:
         """The first launcher the script reached."""
         return next((call for call in self.calls if call.program in LAUNCHERS), None)
@@ -95,6 +100,8 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
         if done.returncode != 0:
             tail = " | ".join(line for line in done.stderr.strip().splitlines()[-3:])
             problems.append(f"launch.sh exited with {done.returncode}: {tail or 'nothing on stderr'}")
+        elif any(call.program == KEPT_OUT for call in calls):
+            pass  # the launcher is that script's to start: what it does is not known here
         elif not any(call.program in LAUNCHERS for call in calls):
             problems.append(f"launch.sh ran to its end without starting a launcher ({', '.join(LAUNCHERS)})")
         elif (named := _launcher_named(fields.launch.command or "")) and all(call.program != named for call in calls):
@@ -122,6 +129,7 @@ class _Sandbox:
             made.mkdir()
         for name in (*LAUNCHERS, *OTHERS, "git"):
             _stand_in(self.bin / name, name)
+        _stand_in(self.bin / "kept-out", KEPT_OUT)
 
     def relative(self, text: str) -> str:
         """`text` with the sandbox's folders named as the reader knows them: the working folder
@@ -153,6 +161,7 @@ class _Sandbox:
             "OPENRECIPES_DRYRUN_REPOSITORY": self.repository,
             "OPENRECIPES_DRYRUN_COMMIT": self.commit,
             "OPENRECIPES_DRYRUN_FILES": str(self.root / "files"),
+            "OPENRECIPES_DRYRUN_BIN": str(self.bin),
             **values,
         }
         try:
@@ -374,8 +383,10 @@ def _tree(clone: Path, commit: str, target: Path, top: str) -> None:
 def from_copies(copies: dict[str, Path]) -> Materialize:
     """Files from folders of copies, by repository: `<folder>/<commit>/…` holds the files a launch
     reads as they are at that commit (the tests keep them in tests/importer_fixtures), and
-    `<folder>/<commit>.paths` lists the other files of the folders the launch works in, which are
-    laid out empty: a launch hands them on or checks that they exist, and never reads them."""
+    `<folder>/<commit>.paths` lists every file of the folders the launch works in with its mode.
+    A listed file that is not kept is a stand-in: handed on, it is there; run, it records that the
+    launch reached a publisher's script the tests do not keep (`KEPT_OUT`), which stands for the
+    launcher it would start."""
 
     def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
         base = copies.get(repository)
@@ -385,15 +396,19 @@ def from_copies(copies: dict[str, Path]) -> Materialize:
         listing = base / f"{commit}{PATHS_SUFFIX}"
         if listing.is_file():
             for mode, path in read_paths(listing.read_text(encoding="utf-8")):
-                stub = folder / path
-                if not stub.exists():
-                    stub.parent.mkdir(parents=True, exist_ok=True)
-                    stub.touch()
-                    if mode == "100755":
-                        stub.chmod(0o755)
+                file = folder / path
+                if not file.exists():
+                    file.parent.mkdir(parents=True, exist_ok=True)
+                    file.write_text(_KEPT_OUT_SCRIPT, encoding="utf-8")
+                if mode == "100755":  # a copy keeps the bytes, not the mode
+                    file.chmod(0o755)
         return None
 
     return materialize
+
+
+KEPT_OUT = "(a publisher's script the tests do not keep)"
+_KEPT_OUT_SCRIPT = '"$OPENRECIPES_DRYRUN_BIN/kept-out" "$0" "$@"\n'
 
 
 PATHS_SUFFIX = ".paths"
