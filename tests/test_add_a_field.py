@@ -223,7 +223,7 @@ def test_a_compared_figure_is_written_by_a_format_the_page_script_knows() -> Non
 def test_a_column_goes_where_its_declaration_says() -> None:
     last = Fact("last", "Last", at("model"), column="text", width=6)
     second = Fact("second", "Second", at("model"), column="text", width=6, column_after="model")
-    room = {"provider": {"column": None}, "time_to_train_min": {"column": None}}
+    room = {"provider": {"column": None}, "train_cost": {"column": None}}
     with facts.extended(last, second, changed=room):
         keys = [fact.key for fact in facts.COLUMNS]
     # Right of its column, after those placed there before it (the training method).

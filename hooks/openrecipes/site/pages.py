@@ -520,8 +520,9 @@ def method_matrices(site: Pages, src: str) -> list[dict[str, Any]]:
 
 def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[str, Any]:
     """The home page's matrix: a row per model, a column per GPU type, each cell the cheapest
-    current (not deprecated) recipe for the pair at any price basis, with how many there are; of
-    one training `method` (as facts.method_of writes it) when given."""
+    current (not deprecated) recipe for the pair at any price basis, with how many there are and its
+    readiness, and, when it does not run as documented, the cheapest of the pair that does (`runs`);
+    of one training `method` (as facts.method_of writes it) when given."""
     current = [
         entry
         for entry in site.entries
@@ -549,11 +550,15 @@ def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[s
                 row.append({"gpu": gpu, "entry": None, "same": there} if there else None)
                 continue
             best = min(members, key=fastest_first)
+            # Where the cheapest does not run as documented, the cheapest that does, if one does.
+            running = [entry for entry in members if entry.derived.readiness.runs]
+            runs = min(running, key=fastest_first) if running and not best.derived.readiness.runs else None
             row.append(
                 {
                     "gpu": gpu,
                     "entry": best,
                     "url": url_of(best),
+                    "runs": None if runs is None else {"entry": runs, "url": url_of(runs)},
                     "count": len(members),
                     # The model's page filtered to the GPU type and the method (table.js reads `?gpu=`).
                     "group_url": f"{site.link(src, _group_src('model', model))}?gpu={quote(gpu, safe='')}"
