@@ -56,7 +56,9 @@ def test_each_page_says_its_readiness_by_its_badge_and_in_its_launch_section(bui
     for recipe_id, key in STATES.items():
         html = result.html(f"recipes/{recipe_id}/")
         readiness = entries[recipe_id].derived.readiness
-        listed = f" {readiness.listed}: {' '.join(readiness.items)}" if readiness.items else ""
+        # The author's inputs in a line (code), anything else a list.
+        joined = f"{', '.join(readiness.items)}." if key == "as-run" else " ".join(readiness.items)
+        listed = f" {readiness.listed}: {joined}" if readiness.items else ""
         assert captured(html, "data-or-readiness") == {key: f"Readiness: {LABELS[key]} {readiness.why}{listed}"}
         badge = f'<span class="or-badge or-badge--{key}" title="Whether it runs as it stands: see Launch"'
         assert f"{badge} data-or-readiness-badge>readiness: {LABELS[key]}</span>" in html, recipe_id
@@ -66,7 +68,7 @@ def test_the_authors_inputs_are_listed_as_code_and_the_admonition_is_materials(b
     result, _ = built
     html = result.html(f"recipes/{SEED_ID}/")
     assert '<div class="admonition warning or-readiness" data-or-readiness="as-run">' in html
-    assert "<li><code>&lt;slime entry module&gt;</code></li>" in html
+    assert "<code>$NVLINK_COUNT</code>, <code>&lt;slime entry module&gt;</code>, " in html
     assert '<div class="admonition success or-readiness" data-or-readiness="runs">' in result.html(f"recipes/{DELL}/")
 
 

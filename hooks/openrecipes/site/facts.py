@@ -873,7 +873,7 @@ FACTS: tuple[Fact, ...] = (
         lambda entry: entry.derived.readiness.key,
         show=readiness.LABELS.__getitem__,
         column="badge",
-        width=7.5,
+        width=7,
         column_after="status",
         facet="Any readiness",
         facet_value=readiness.LABELS.__getitem__,
