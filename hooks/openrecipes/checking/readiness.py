@@ -47,6 +47,25 @@ LABELS: dict[Key, str] = {
 """Each state's label, wherever it is shown; its key is what the CSV, the JSON, the filters' address
 and a badge's class hold."""
 
+MEANINGS: dict[Key, str] = {
+    "not-published": "no launch script and no documented launch: the page says why, in the publisher's words "
+    "where there are some.",
+    "as-run": "the author's own script, exactly as the run was made; nothing checks that it runs anywhere else. "
+    "The page lists the inputs it reads that the author does not describe.",
+    "differs": "the publisher's documented launch sets a GPU count, layout or batch other than the row's, or "
+    "leaves out one the row states: run as documented, it is not known to give the row's figures. The page "
+    "lists each.",
+    "not-yet-run": "the publisher's documented launch has no dry run recorded for the launch.sh it makes now "
+    "(openrecipes launch check --record).",
+    "fails-dry-run": "the publisher's documented launch failed its dry run over their files at its commit; the "
+    "page lists what the dry run found.",
+    "needs-preparation": "the publisher's documented launch passed its dry run, and runs after the steps the "
+    "publisher lists (data, checkpoints), which the page lists.",
+    "runs": "the publisher's documented launch passed its dry run over their files at its commit: its launcher "
+    "received the documented command, and every input it needs is declared and stops it when unset.",
+}
+"""What each label means, in the order it is decided (the Methodology page lists them so)."""
+
 RUNNABLE: tuple[Key, ...] = ("runs", "needs-preparation")
 
 NO_SOURCE_COMMAND = (

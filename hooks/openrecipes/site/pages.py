@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import describe, flops
 from ..checking import launchscript as launch
-from ..checking import pricebasis
+from ..checking import pricebasis, readiness
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from ..checking.launchscript import Launch
 from ..checking.rules import check_statements, launch_comparisons
@@ -338,6 +338,8 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         basis_presets=pricebasis.price_data(site.reference)["presets"],
         basis_gpus=list(site.reference.gpus),
         flops_params=lambda: flops.flops_params,  # a callable context value is called: this gives the function
+        readiness_labels=readiness.LABELS,
+        readiness_meanings=readiness.MEANINGS,
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     first = site.entries[0] if site.entries else None  # api/recipes.json's first record
@@ -348,6 +350,7 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         if first
         else None,
         csv_columns=export.csv_columns(),
+        readiness_labels=readiness.LABELS,
     )
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
     schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
