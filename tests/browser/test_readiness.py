@@ -1,6 +1,8 @@
 """Readiness in Chromium (issue 28, item 7): the catalogue table filtered by its readiness, at 1,440 px
 and on a phone, in the address like every filter; the column within its width budget with every
-label in it; and the compare page's row. The site is test_readiness.py's catalogue of every state."""
+label in it; the matrix's link; and the compare page's row. The site is test_readiness.py's
+catalogue of every state, but that what its failed dry run found and its preparation step are
+markup: checks/dry-runs.yaml and the recipes are strangers' data, shown as text."""
 
 from __future__ import annotations
 
@@ -11,9 +13,21 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import Project, copy_project
-from test_readiness import DELL, NVIDIA, PREPARE, SEED_ID, STATES, add_every_state
+from test_readiness import (
+    DELL,
+    FAILS,
+    NVIDIA,
+    PREPARE,
+    SEED_ID,
+    STATES,
+    add_every_state,
+    dell,
+    entries_of,
+    record,
+)
 
 from openrecipes.checking.readiness import LABELS
+from openrecipes.reading import dryruns
 from openrecipes.reading.reference import Reference
 from openrecipes_tools import chromium
 
@@ -22,6 +36,9 @@ from .conftest import Watch, assert_within_width_budget, fonts_loaded, project_s
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 FILTER = "select[data-or-filter='readiness']"
+FOUND = '<img src=x onerror="window.__pwned=1"> sbatch is handed </li><script>window.__pwned=2</script>'
+STEP = '<script>window.__pwned=3</script> [x](javascript:window.__pwned=4) https://example.org/"onclick="alert(5)'
+
 ROWS = "[data-or-catalogue] tbody tr[data-recipe]"
 
 
@@ -35,7 +52,12 @@ def readiness_site(
     with chromium.serving(site_dir) as url:
         project = Project(copy_project(base / "project"), reference)
         project_served_at(project, url)
-        add_every_state(project)
+        entries = add_every_state(project)
+        dryruns.write(project.root, [record(entries[FAILS], passed=False, problems=(FOUND,))])
+        prepared = dell()
+        prepared["launch"]["preparation"] = [{"what": STEP}]
+        project.add(PREPARE, prepared)  # its launch.sh, and so its dry run, as before
+        assert entries_of(project)[PREPARE].derived.readiness.items == (STEP,)
         result = project.build()
         assert result.ok, result.log
         shutil.rmtree(site_dir)
@@ -143,3 +165,18 @@ def test_the_compare_page_gives_each_recipe_its_readiness(tab: Any, readiness_si
         f"Launch: {DELL} (runs as documented) against {NVIDIA} (differs from the row)",
         f"Launch: {SEED_ID} (as run by the author) against {NVIDIA} (differs from the row)",
     ]
+
+
+def test_what_a_dry_run_found_and_a_preparation_step_are_text(tab: Any, readiness_site: str) -> None:
+    for recipe_id, text in ((FAILS, FOUND), (PREPARE, STEP)):
+        tab.goto(f"{readiness_site}recipes/{recipe_id}/")
+        items = tab.locator(".or-readiness li").all_inner_texts()
+        assert items[0] == text
+        assert tab.locator(".or-readiness script, .or-readiness img, .or-readiness a[href^='javascript']").count() == 0
+    tab.goto(f"{readiness_site}compare/?a={FAILS}&b={PREPARE}")
+    row = tab.locator("[data-or-compare-figures] tr[data-metric='Readiness'] td")
+    row.first.wait_for()
+    texts = row.all_inner_texts()
+    assert texts[0].endswith(f"What the dry run found: {FOUND}.") and STEP in texts[1]
+    assert tab.locator("[data-or-compare] script, [data-or-compare] img").count() == 0
+    assert tab.evaluate("window.__pwned") is None
