@@ -44,8 +44,8 @@ TIER_OF_FIXTURE = {"seed_site": "build", "fixture_site": "build", "sandbox": "wo
 """Fixtures that put a test in a slow tier: the sites built once for the run (a test that reads one
 is in the `build` tier, though another test may have paid for the build), and test_workflows.py's
 git sandbox, in which the workflows' scripts run."""
-SLOW_TIERS = ("browser", "build", "workflow")
-"""What `./dev test --fast` leaves out (`-m "not browser and not build and not workflow"`)."""
+SLOW_TIERS = ("browser", "build", "workflow", "launches")
+"""What `./dev test --fast` leaves out (`-m "not browser and not build and not workflow and not launches"`)."""
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

@@ -213,3 +213,42 @@ def test_a_broken_record_file_is_a_located_problem(project: Project) -> None:
     located = [problem for problem in found.problems if problem.path == dryruns.DRY_RUNS_FILE]
     assert located, found.problems
     assert all(problem.line >= 1 for problem in located)
+
+
+def test_a_command_whose_launcher_is_never_reached_fails(project: Project, tmp_path: Path) -> None:
+    fields = _fields(project)
+    command = fields.launch.command.replace("sbatch -N", "true || sbatch -N")
+    other = fields.launch.command.replace("sbatch -N", "true || sbatch -N").replace(
+        "source configs", "srun true\nsource configs"
+    )
+    launch = dataclasses.replace(fields.launch, command=command)
+    found = dryrun.dry_run(
+        DELL_ID, dataclasses.replace(fields, launch=launch), dryrun.from_copies({REPOSITORY: _copies(tmp_path / "c")})
+    )
+    assert found is not None
+    assert found.problems == [
+        "launch.sh ran to its end without starting a launcher (sbatch, srun, salloc, torchrun, python, python3, uv, "
+        "docker, podman, enroot, llmboost, mpirun, deepspeed, accelerate)"
+    ]
+    # Another launcher reached first is not the one the command names.
+    launch = dataclasses.replace(fields.launch, command=other)
+    found = dryrun.dry_run(
+        DELL_ID, dataclasses.replace(fields, launch=launch), dryrun.from_copies({REPOSITORY: _copies(tmp_path / "d")})
+    )
+    assert found is not None
+    assert found.problems == ["the command starts sbatch, which the run never reached"]
+
+
+@pytest.mark.parametrize(
+    ("command", "launcher"),
+    [
+        ("export A=1\nsource x.sh\nsbatch -N $N run.sub\n", "sbatch"),
+        ("pip install x\npython scripts/a.py \\\n  --x 1\n", "python"),
+        ("bash run_with_docker.sh\n", None),  # the script starts it: nothing to hold the run to
+        ("CONFIG_FILE=a.toml ./run_llama_train.sh\n", None),
+        ("llmboost mlperf --config_sh c.sh 2>&1 | tee log\n", "llmboost"),
+        ("cd x && srun --mpi=pmix python train.py # sbatch in a comment\n", "srun"),
+    ],
+)
+def test_the_launcher_a_command_names_is_read_as_the_shell_splits_words(command: str, launcher: str | None) -> None:
+    assert dryrun._launcher_named(command) == launcher

@@ -41,9 +41,9 @@ OTHERS = (
 _FILE_SUFFIXES = (".sh", ".sub", ".py", ".yaml", ".yml", ".toml", ".json")
 _SECONDS = 60
 
-Materialize = Callable[[str, str, Path], str | None]
-"""(repository, commit, folder): lay out the repository's files at the commit in the folder; None,
-or why it cannot."""
+Materialize = Callable[[str, str, Path, frozenset[str]], str | None]
+"""(repository, commit, folder, words of the launch): lay out the repository's files at the commit
+in the folder; None, or why it cannot."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
     source = fields.launch.source
     found = DryRun(recipe_id, launch.launch_sh.text, source.repository, source.commit)
     with tempfile.TemporaryDirectory(prefix="openrecipes-dryrun-") as folder:
-        sandbox = _Sandbox(Path(folder), source.repository, source.commit, materialize)
+        sandbox = _Sandbox(Path(folder), source.repository, source.commit, materialize, launch.launch_sh.text)
         required = [item.name for item in launch.inputs if item.required]
         values = {name: str(sandbox.input_folder(name)) for name in dict.fromkeys(required)}
         why = sandbox.prepare_files()
@@ -97,17 +97,20 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
             problems.append(f"launch.sh exited with {done.returncode}: {tail or 'nothing on stderr'}")
         elif not any(call.program in LAUNCHERS for call in calls):
             problems.append(f"launch.sh ran to its end without starting a launcher ({', '.join(LAUNCHERS)})")
+        elif (named := _launcher_named(fields.launch.command or "")) and all(call.program != named for call in calls):
+            problems.append(f"the command starts {named}, which the run never reached")
         problems += _missing_files(calls)
         if required:
             problems += _stops_when_unset(sandbox, launch.launch_sh.text, required[0])
         # Messages name the sandbox's places as the reader's would be: a record is the same on every machine.
-        found.problems = [sandbox.relative(problem) for problem in problems]
+        found.problems = list(dict.fromkeys(sandbox.relative(problem) for problem in problems))
     return found
 
 
 class _Sandbox:
-    def __init__(self, root: Path, repository: str, commit: str, materialize: Materialize) -> None:
+    def __init__(self, root: Path, repository: str, commit: str, materialize: Materialize, script: str) -> None:
         self.root = root
+        self.words = frozenset(re.findall(r"[\w.+-]+", script))
         self.work = root / "work"
         self.bin = root / "bin"
         self.inputs = root / "inputs"
@@ -175,7 +178,7 @@ class _Sandbox:
         """The publisher's files at the commit, where the stand-in `git clone` finds them."""
         files = self.root / "files"
         files.mkdir()
-        return self.materialize(self.repository, self.commit, files)
+        return self.materialize(self.repository, self.commit, files, self.words)
 
 
 def _stops_when_unset(sandbox: _Sandbox, script: str, first: str) -> list[str]:
@@ -189,14 +192,47 @@ def _stops_when_unset(sandbox: _Sandbox, script: str, first: str) -> list[str]:
     return problems
 
 
+def _launcher_named(command: str) -> str | None:
+    """The last launcher the publisher's command names as a program (`sbatch … run.sub`), read with
+    shlex as the shell splits words; None when it names none (it runs a script that starts one)."""
+    named = None
+    for line in command.replace("\\\n", " ").splitlines():
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue
+        while words and (words[0] in ("export", "env", "exec", "time", "nohup") or "=" in words[0]):
+            words = words[1:]
+        for separator_free in _commands(words):
+            if separator_free and separator_free[0] in LAUNCHERS:
+                named = separator_free[0]
+    return named
+
+
+def _commands(words: list[str]) -> Iterator[list[str]]:
+    """The simple commands of one line's words, split at `&&`, `||`, `;` and `|`."""
+    current: list[str] = []
+    for word in words:
+        if word in ("&&", "||", ";", "|"):
+            yield current
+            current = []
+        else:
+            current.append(word)
+    yield current
+
+
 def _missing_files(calls: Sequence[Call]) -> Iterator[str]:
     """Files a launcher is handed that are not there: a script, a config, a Slurm batch file."""
     for call in calls:
-        if call.program not in LAUNCHERS:
-            continue
-        for argument in _handed(call.args):
+        for argument in handed_files(call):
             if not (Path(call.cwd) / argument).exists():
                 yield f"{call.program} is handed {argument}, which is not in {call.cwd}"
+
+
+def handed_files(call: Call) -> Iterator[str]:
+    """The arguments of a launcher's call that name a file (a script, a config, a batch file)."""
+    if call.program in LAUNCHERS:
+        yield from _handed(call.args)
 
 
 def _handed(args: Sequence[str]) -> Iterator[str]:
@@ -254,35 +290,56 @@ def _stand_in(path: Path, name: str) -> None:
 
 def from_clone(clones: dict[str, Path], cache: Path) -> Materialize:
     """Files from local git clones, by repository (`owner/name`): the tree at the commit, read from
-    the clone's objects (no checkout, no network), laid out once in `cache` and linked into each
-    sandbox. A clone that lacks some large blobs (a partial or shallow copy) gives the others."""
-    laid_out: dict[tuple[str, str], Path | str] = {}
+    the clone's objects (no checkout, no network). Each top-level file, and each top-level folder
+    a launch names (a submission repository holds tens of thousands of files, in one folder per
+    submitter), is laid out once in `cache` and linked into each sandbox; a folder no launch names
+    is there, empty. A clone that lacks some large blobs (a partial or shallow copy) gives the others."""
+    tops: dict[tuple[str, str], list[tuple[str, str]] | str] = {}
+    laid_out: set[tuple[str, str, str]] = set()
 
-    def materialize(repository: str, commit: str, folder: Path) -> str | None:
-        key = (repository, commit)
-        if key not in laid_out:
-            clone = clones.get(repository)
-            target = cache / f"{repository.replace('/', '+')}@{commit}"
-            laid_out[key] = (
-                f"no clone of {repository} was given (--repo {repository}=PATH)"
-                if clone is None
-                else _tree(clone, commit, target) or target
-            )
-        found = laid_out[key]
-        if isinstance(found, str):
-            return found
-        folder.rmdir()
-        subprocess.run(["cp", "-al", str(found), str(folder)], check=True)
+    def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
+        clone = clones.get(repository)
+        if clone is None:
+            return f"no clone of {repository} was given (--repo {repository}=PATH)"
+        if (repository, commit) not in tops:
+            tops[(repository, commit)] = _top_level(clone, commit)
+        entries = tops[(repository, commit)]
+        if isinstance(entries, str):
+            return entries
+        target = cache / f"{repository.replace('/', '+')}@{commit}"
+        for kind, name in entries:
+            if kind == "tree" and name not in words:
+                (folder / name).mkdir()
+                continue
+            if (repository, commit, name) not in laid_out:
+                _tree(clone, commit, target, name)
+                laid_out.add((repository, commit, name))
+            if (target / name).exists() or (target / name).is_symlink():
+                # Linked, not copied; a script that edits a file in place (sed -i) writes a new one.
+                subprocess.run(["cp", "-al", str(target / name), str(folder / name)], check=True)
         return None
 
     return materialize
 
 
-def _tree(clone: Path, commit: str, target: Path) -> str | None:
-    """Write the files of `commit` in `clone` into `target`; why not, or None."""
-    listed = subprocess.run(["git", "-C", str(clone), "ls-tree", "-r", "-z", commit], capture_output=True, check=False)
+def _top_level(clone: Path, commit: str) -> list[tuple[str, str]] | str:
+    """(kind, name) of each entry at the top of the commit's tree; why not, as text."""
+    listed = subprocess.run(["git", "-C", str(clone), "ls-tree", "-z", commit], capture_output=True, check=False)
     if listed.returncode != 0:
         return f"{clone} does not hold commit {commit}: fetch it first"
+    entries = []
+    for record in listed.stdout.split(b"\0"):
+        if record:
+            meta, name = record.split(b"\t", 1)
+            entries.append((meta.split()[1].decode(), name.decode("utf-8", "surrogateescape")))
+    return entries
+
+
+def _tree(clone: Path, commit: str, target: Path, top: str) -> None:
+    """Write the files under `top` (a top-level folder or file) of `commit` in `clone` into `target`."""
+    listed = subprocess.run(
+        ["git", "-C", str(clone), "ls-tree", "-r", "-z", commit, "--", top], capture_output=True, check=True
+    )
     target.mkdir(parents=True, exist_ok=True)
     entries = []
     for record in listed.stdout.split(b"\0"):
@@ -312,7 +369,6 @@ def _tree(clone: Path, commit: str, target: Path) -> str | None:
             destination.write_bytes(content)
             if mode == "100755":
                 destination.chmod(0o755)
-    return None
 
 
 def from_copies(copies: dict[str, Path]) -> Materialize:
@@ -321,7 +377,7 @@ def from_copies(copies: dict[str, Path]) -> Materialize:
     `<folder>/<commit>.paths` lists the other files of the folders the launch works in, which are
     laid out empty: a launch hands them on or checks that they exist, and never reads them."""
 
-    def materialize(repository: str, commit: str, folder: Path) -> str | None:
+    def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
         base = copies.get(repository)
         if base is None or not (base / commit).is_dir():
             return f"no copy of {repository} at {commit}"
@@ -355,8 +411,8 @@ def from_sources(clones: dict[str, Path], copies: dict[str, Path], cache: Path) 
     """A clone where one is given for the repository, else its copies."""
     from_a_clone, from_copy = from_clone(clones, cache), from_copies(copies)
 
-    def materialize(repository: str, commit: str, folder: Path) -> str | None:
-        return (from_a_clone if repository in clones else from_copy)(repository, commit, folder)
+    def materialize(repository: str, commit: str, folder: Path, words: frozenset[str]) -> str | None:
+        return (from_a_clone if repository in clones else from_copy)(repository, commit, folder, words)
 
     return materialize
 

@@ -58,11 +58,37 @@ def cmd_launch_check(args: argparse.Namespace) -> int:
             if args.verbose:
                 for call in found.calls:
                     print(f"    ran: {dryrun.shown(call)}")
+        passed = sum(result.passed for result in results)
+        count = len(results)
+        print(f"{passed} of {count} documented launch{'es' if count != 1 else ''} passed", file=sys.stderr)
+        if args.record:
+            written = dryruns.write(root, [_record(result, clones) for result in results])
+            shown = written.relative_to(root)
+            print(f"recorded {count} dry run{'s' if count != 1 else ''} in {shown}", file=sys.stderr)
+    return 0 if passed == count else 1
+
+
+def dry_run_written(root: Path, recipe_ids: list[str], clone: Path) -> int:
+    """After an import: the dry run of each written recipe's launch over the clone it was read from, recorded."""
+    from ..reading import dryruns
+
+    paths = [root / RECIPES_DIR / f"{recipe_id}.yaml" for recipe_id in recipe_ids]
+    entries = load_catalogue(root, only=paths).entries if paths else ()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="openrecipes-files-") as cache:
+        clones = {repository: clone for entry in entries if (repository := dryrun.repository_of(entry.recipe.fields))}
+        materialize = dryrun.from_clone(clones, Path(cache))
+        for entry in entries:
+            found = dryrun.dry_run(entry.recipe.id, entry.recipe.fields, materialize)
+            if found is None:
+                continue
+            results.append(found)
+            for problem in found.problems:
+                print(f"dry run failed {RECIPES_DIR}/{found.recipe_id}.yaml: {problem}", file=sys.stderr)
     passed = sum(result.passed for result in results)
-    print(f"{passed} of {len(results)} documented launch{'es' if len(results) != 1 else ''} passed", file=sys.stderr)
-    if args.record:
-        written = dryruns.write(root, [_record(result, clones) for result in results])
-        print(f"recorded {len(results)} dry run{'s' if len(results) != 1 else ''} in {written}", file=sys.stderr)
+    print(f"dry run: {passed} of {len(results)} launch{'es' if len(results) != 1 else ''} passed", file=sys.stderr)
+    if results:
+        dryruns.write(root, [_record(result, clones) for result in results])
     return 0 if passed == len(results) else 1
 
 

@@ -227,6 +227,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 1 if changes.differs else 0
     sync.apply(root, changes)
     print(summary, file=sys.stderr)
+    if args.dry_run:
+        from .launchcheck import dry_run_written
+
+        return dry_run_written(root, [*changes.added, *changes.changed, *changes.unchanged], Path(args.repo))
     return 0
 
 
@@ -346,6 +350,13 @@ def build_parser() -> argparse.ArgumentParser:
             "--check",
             action="store_true",
             help="write nothing; exit 1 when the recipes on disk differ from what the import would write",
+        )
+        sub.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="then dry-run the launch of each recipe the import wrote or found up to date over this clone, and "
+            "record it in "
+            "checks/dry-runs.yaml (openrecipes launch check); exit 1 when one fails",
         )
         sub.set_defaults(run=cmd_import)
         return sub
