@@ -223,7 +223,7 @@ def test_a_compared_figure_is_written_by_a_format_the_page_script_knows() -> Non
 def test_a_column_goes_where_its_declaration_says() -> None:
     last = Fact("last", "Last", at("model"), column="text", width=6)
     second = Fact("second", "Second", at("model"), column="text", width=6, column_after="model")
-    room = {"provider": {"column": None}, "time_to_train_min": {"column": None}}
+    room = {"provider": {"column": None}, "train_cost": {"column": None}}
     with facts.extended(last, second, changed=room):
         keys = [fact.key for fact in facts.COLUMNS]
     # Right of its column, after those placed there before it (the training method).
@@ -242,9 +242,9 @@ def test_a_column_past_the_width_budget_is_refused_by_name() -> None:
     tests/browser/conftest.py's assert_within_width_budget): a column that would take the table
     past its budget is refused, named, before any page is made, and so is one with no width."""
     room = facts.TABLE_BUDGET_EM - sum(fact.width or 0 for fact in facts.COLUMNS)
-    assert 0 <= room < 6  # no room for a column of a figure: one more must make room
-    wide = Fact("example_wide", "Example", at("model"), column="text", width=6)
-    with pytest.raises(ValueError, match=r"column 'example_wide' \(6 em, the column declared last\) does not fit"):
+    assert 0 <= room < 6.5  # no room for a column of a figure (6.5 em and more): one more must make room
+    wide = Fact("example_wide", "Example", at("model"), column="text", width=6.5)
+    with pytest.raises(ValueError, match=r"column 'example_wide' \(6.5 em, the column declared last\) does not fit"):
         facts.extended(wide).__enter__()
     assert "example_wide" not in facts.BY_KEY
     unsized = Fact("example_unsized", "Example", at("model"), column="text")

@@ -86,11 +86,13 @@ def test_a_documented_launch_shows_the_publishers_files_commands_and_environment
     html = page_of(built, MEGATRON_ID)
     text = launch_section(html)
     commit = documented["source"]["commit"]
-    assert text.startswith(
-        "Launch The publisher's documented launch How NVIDIA launches this configuration, read from their own "
+    # Under its readiness (test_readiness_site.py), what it is: the publisher's, not a log of the run.
+    assert text.startswith("Launch Readiness: ")
+    assert (
+        "The publisher's documented launch. How NVIDIA launches this configuration, read from their own "
         f"files in NVIDIA-NeMo/Megatron-Bridge at commit {commit[:12]}. It is not a log of the command that "
         "produced the figures above."
-    )
+    ) in text
     assert '<tr><th scope="row">Container</th><td><code>nvcr.io/nvidia/nemo:26.08</code></td></tr>' in html
     assert '<tr><th scope="row">GPUs</th><td>256</td></tr>' in html
     blocks = code_blocks(html)
@@ -146,7 +148,7 @@ def test_an_mlperf_launch_names_its_config_and_makes_its_placeholders_variables(
 def test_a_launch_that_is_not_published_says_why_and_offers_no_download(built: BuildResult) -> None:
     reason = " ".join(frozen(NOT_PUBLISHED_ID)["launch"]["reason"].split())
     text = launch_section(page_of(built, NOT_PUBLISHED_ID))
-    assert text == f"Launch Launch: not published. {reason}"
+    assert text == f"Launch Readiness: not published {reason}"
     assert not (built.site / "recipes" / NOT_PUBLISHED_ID / "launch.sh").exists()
 
 
@@ -154,41 +156,43 @@ def test_an_as_run_script_is_served_byte_for_byte(built: BuildResult) -> None:
     html = page_of(built, SEED_ID)
     assert download(built, SEED_ID, "launch.sh") == SEED_DATA["run"].encode("utf-8")
     assert SEED_DATA["run"] in code_blocks(html)
-    assert launch_section(html).startswith("Launch As run The author's launch script, exactly as the run was made.")
+    text = launch_section(html)
+    assert text.startswith("Launch Readiness: as run by the author The author's own script, exactly as the run")
+    assert "As run. The author's launch script, exactly as the run was made." in text
 
 
 def test_exports_say_which_kind_of_launch_each_recipe_has(built: BuildResult) -> None:
+    """The JSON record's launches, each with its kind and files; whether a recipe runs is its
+    readiness, the one label the CSV, the tables and the filters give (test_readiness_site.py)."""
     rows = {row["id"]: row for row in csv.DictReader(io.StringIO((built.site / "api/recipes.csv").read_text()))}
-    assert {recipe_id: rows[recipe_id]["launch"] for recipe_id in (SEED_ID, MEGATRON_ID, NOT_PUBLISHED_ID)} == {
+    assert "launch" not in rows[SEED_ID]
+    assert {recipe_id: rows[recipe_id]["readiness"] for recipe_id in (SEED_ID, NOT_PUBLISHED_ID)} == {
         SEED_ID: "as-run",
-        MEGATRON_ID: "documented",
         NOT_PUBLISHED_ID: "not-published",
     }
     record = json.loads((built.site / f"api/recipes/{MEGATRON_ID}.json").read_text())
     [documented] = record["launches"]
-    assert documented["kind"] == "documented" and documented["label"] == "The publisher's documented launch"
+    assert documented["kind"] == "documented" and "label" not in documented
     assert documented["files"]["launch.sh"] == download(built, MEGATRON_ID, "launch.sh").decode("utf-8")
     assert [item["name"] for item in documented["inputs"] if item["required"]] == ["SLURM_ACCOUNT", "SLURM_PARTITION"]
     none = json.loads((built.site / f"api/recipes/{NOT_PUBLISHED_ID}.json").read_text())["launches"]
     assert none == [
         {
             "kind": "not-published",
-            "label": "Not published",
             "reason": frozen(NOT_PUBLISHED_ID)["launch"]["reason"],
             "files": {},
             "inputs": [],
         }
     ]
-    # The tables filter by each kind's label.
+    # The tables filter by readiness, not by the kind of launch.
     rows_shown = {
-        attrs["data-recipe"]: attrs.get("data-launch")
+        attrs["data-recipe"]: (attrs.get("data-launch"), attrs.get("data-readiness"))
         for tag, attrs in parse(built.html("")).elements
         if tag == "tr" and "data-recipe" in attrs
     }
-    assert rows_shown[MEGATRON_ID] == "The publisher's documented launch"
-    assert rows_shown[SEED_ID] == "As run"
-    assert rows_shown[NOT_PUBLISHED_ID] == "Not published"
-    assert '"Any launch"' in (built.site / "assets/facets.js").read_text()
+    assert rows_shown[SEED_ID] == (None, "as run by the author")
+    assert rows_shown[NOT_PUBLISHED_ID] == (None, "not published")
+    assert '"Any launch"' not in (built.site / "assets/facets.js").read_text()
 
 
 # -- the documented launch.sh, run -----------------------------------------------------------------
@@ -322,12 +326,13 @@ def test_show_says_how_a_recipe_is_launched(
     assert main(["--root", str(project.root), "show", NOT_PUBLISHED_ID]) == 0
     out = capsys.readouterr().out
     reason = " ".join(frozen(NOT_PUBLISHED_ID)["launch"]["reason"].split())
-    assert f"\nLaunch: not published\n  {reason}\n" in out
+    assert f"\nReadiness: not published\n  {reason}\n" in out
+    assert "\nLaunch: " not in out
 
 
 def test_what_lists_a_recipe_changes_with_its_kind_of_launch_and_not_with_its_text(project: Project) -> None:
-    """`mkdocs serve` remakes the tables when a recipe's listing changes: the Launch column shows
-    the kind, so a launch's kind and whether there is a script are listed; its texts are not."""
+    """`mkdocs serve` remakes the tables when a recipe's listing changes: the Readiness column goes
+    by a launch's kind and whether there is a script, so those are listed; its texts are not."""
     from openrecipes.loader import load_catalogue
 
     def listing(recipe_id: str, data: dict[str, Any]) -> str:
@@ -347,13 +352,3 @@ def test_what_lists_a_recipe_changes_with_its_kind_of_launch_and_not_with_its_te
     none = {**documented, "launch": {"kind": "not-published", "reason": "The report names no command."}}
     assert listing(TORCHTITAN_ID, documented) == listing(TORCHTITAN_ID, edited)
     assert listing(TORCHTITAN_ID, documented) != listing(TORCHTITAN_ID, none)
-
-
-@pytest.mark.parametrize("recipe_id", [*FROZEN, SEED_ID])
-def test_the_kind_a_recipe_is_listed_by_is_its_first_launchs(recipe_id: str) -> None:
-    """The tables ask every recipe its kind of launch without making its scripts (primary_kind)."""
-    path = FIXTURES / "recipes" / f"{recipe_id}.yaml"
-    fields = Schema.load(REPO / "schema/recipe.schema.yaml").record(yaml.safe_load(path.read_text(encoding="utf-8")))
-    assert launches.primary_kind(fields) == launches.launches(fields)[0].kind
-    both = dataclasses.replace(fields, run="echo run\n")
-    assert launches.primary_kind(both) == launches.launches(both)[0].kind == "as-run"

@@ -407,6 +407,6 @@ def test_an_mlperf_result_shows_its_time_to_train_and_says_what_it_does_not_publ
         " Offload, Max tokens per GPU.",
         "Not published: Revision, License, Rows SHA-256.",
         # NVIDIA's submission documents how it is launched: the page shows that, labelled as such.
-        "The publisher's documented launch How MLCommons (submitted by NVIDIA) launches this configuration",
+        "The publisher's documented launch. How MLCommons (submitted by NVIDIA) launches this configuration",
     ):
         assert expected in text, expected

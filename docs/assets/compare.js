@@ -480,6 +480,21 @@
       );
     }
 
+    /** A recipe's readiness (its record's `readiness`): the label as a badge, why, and what it lists. */
+    readiness(record) {
+      const readiness = get(record, "readiness");
+      if (!readiness || typeof readiness.key !== "string") return h("td", { class: "or-missing" }, NOT_PUBLISHED);
+      const items = Array.isArray(readiness.items) ? readiness.items.filter((item) => typeof item === "string") : [];
+      return h(
+        "td",
+        { "data-or-readiness": readiness.key },
+        // The key names the badge's colour: a class of ours only when it has the form of one.
+        h("span", { class: /^[a-z-]+$/.test(readiness.key) ? `or-badge or-badge--${readiness.key}` : "or-badge" }, show(readiness.label)),
+        h("span", { class: "or-compare__why" }, ` ${show(readiness.why)}`),
+        items.length ? h("span", { class: "or-compare__why" }, ` ${show(readiness.listed)}: ${items.join("; ")}.`) : null,
+      );
+    }
+
     figures(chosen) {
       const base = chosen[0];
       const rows = [
@@ -487,6 +502,8 @@
         h("tr", {}, h("th", { scope: "row" }, "Status"), chosen.map((r) => h("td", {}, show(get(r, "fields.status"))))),
         // The training method: recipes of different methods are not like for like (facts.method_of).
         h("tr", { "data-metric": "Method" }, h("th", { scope: "row" }, "Method"), chosen.map((r) => h("td", {}, show(get(r, "derived.method_name"))))),
+        // Whether each runs as it stands: the label its page, the tables and the exports give it.
+        h("tr", { "data-metric": "Readiness" }, h("th", { scope: "row" }, "Readiness"), chosen.map((r) => this.readiness(r))),
       ];
       for (const metric of METRICS) {
         const baseValue = metric.value(base);
@@ -586,11 +603,9 @@
     scripts(chosen) {
       const base = chosen[0];
       const heading = h("h2", {}, "Launches");
-      const launchOf = (record) => (get(record, "launches") || [])[0] || { kind: "not-published", label: "Not published", files: {} };
-      const named = (record) => {
-        const launch = launchOf(record);
-        return [h("code", {}, record.id), ` (${launch.label.charAt(0).toLowerCase()}${launch.label.slice(1)})`];
-      };
+      const launchOf = (record) => (get(record, "launches") || [])[0] || { kind: "not-published", files: {} };
+      // Each recipe named with its readiness, the one label every page gives it.
+      const named = (record) => [h("code", {}, record.id), ` (${show(get(record, "readiness.label") ?? NOT_PUBLISHED)})`];
       const missing = (record) => {
         const launch = launchOf(record);
         return `${record.id} has no launch: ${launch.reason || "not published."}`;

@@ -68,7 +68,8 @@ class Entry:
 PAGE_ONLY: tuple[tuple[str, ...], ...] = (
     ("notes",),
     ("run",),
-    # A launch's kind is listed (the tables' Launch column); all else of it shows on its page alone.
+    # A launch's kind is listed; all else of it shows on its page alone, but for the readiness label
+    # made of it (the tables' Readiness column), which the listing holds itself (`_listing`).
     ("launch", "reason"),
     ("launch", "source"),
     ("launch", "checkout"),
@@ -468,22 +469,25 @@ def _check_bytes(raw: bytes, display: str, job: _Job) -> tuple[Entry | None, lis
     if problems:  # a partial record: its checks are reported with its other problems, in one round
         return None, problems + check_problems
     # The recorded dry run is shown wherever the launch is: a new record makes new pages.
-    return Entry(recipe, derived, _digest(display, raw, dry_run), _listing(display, data, dry_run)), check_problems
+    listing = _listing(display, data, dry_run, derived.readiness.key if derived.readiness else None)
+    return Entry(recipe, derived, _digest(display, raw, dry_run), listing), check_problems
 
 
 def _digest(display: str, raw: bytes, dry_run: DryRunRecord | None = None) -> str:
     return hashlib.sha256(display.encode("utf-8") + b"\0" + raw + repr(dry_run).encode()).hexdigest()
 
 
-def _listing(display: str, data: dict[str, Any], dry_run: DryRunRecord | None = None) -> str:
+def _listing(
+    display: str, data: dict[str, Any], dry_run: DryRunRecord | None = None, readiness: str | None = None
+) -> str:
     """`Entry.listing`: the data as read, without the `PAGE_ONLY` fields (repr is exact for the
-    plain values YAML gives, and a few times faster than any serialisation)."""
+    plain values YAML gives, and a few times faster than any serialisation), with the readiness
+    label the lists show: it is made of page-only fields (`run`, `launch.sets`, the launch.sh a dry
+    run is recorded for), so an edit of one of them that changes the label remakes the lists."""
     shown = dict(data)
     for path in PAGE_ONLY:
         _drop(shown, path)
-    # Whether there is a script at all is listed (a recipe's launch is as run only with one).
-    has_run = bool(data.get("run"))
-    return hashlib.sha256(f"{display}\0{shown!r}\0{has_run}\0{dry_run!r}".encode()).hexdigest()
+    return hashlib.sha256(f"{display}\0{shown!r}\0{readiness}\0{dry_run!r}".encode()).hexdigest()
 
 
 def _drop(data: dict[str, Any], path: tuple[str, ...]) -> None:

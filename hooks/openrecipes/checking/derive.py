@@ -36,6 +36,7 @@ from .figures import (
     lookup,
 )
 from .launchinputs import UNDESCRIBED, documented_inputs, launch_scripts
+from .readiness import readiness
 from .scriptinputs import script_inputs
 
 
@@ -71,12 +72,14 @@ def analyse(
     # Scripts are made of a whole record only: a partial one has lost the values they are made of.
     scripts = scriptcheck.checked_scripts(f) if complete else ()
     problems += scriptcheck.script_problems(recipe.path, f, locations, scripts)
+    outcome = dry_run_outcome(f, dry_run) if complete else None
     derived = Derived(
         **{
             **derived.__dict__,
             "notices": tuple(notice for notice in found if notice.warning),
             "scripts": scripts,
-            "dry_run": dry_run_outcome(f, dry_run) if complete else None,
+            "dry_run": outcome,
+            "readiness": readiness(f, derived.inputs, outcome) if complete else None,
         }
     )
     context = Context(f, derived, today, recipe_ids, refused)

@@ -158,6 +158,9 @@ class Derived:
     (scriptcheck.CheckedScript): the page shows them beside the script."""
     dry_run: Any = None
     """The documented launch's dry run (dryrunstate.DryRunOutcome), None without a documented launch."""
+    readiness: Any = None
+    """Whether a reader can run the recipe as it stands (readiness.Readiness): the one label every
+    page, export and command shows. None only for a partial record (with schema problems)."""
     method: str | None = None
     """The training method (`workload.method.kind`), None when the recipe does not state it: the
     FLOPs convention (flops.training_flops_per_token) and every ranking go by it."""

@@ -1,10 +1,9 @@
 """A recipe's launch as a reader gets it: which kind it is, and the `launch.sh` and `env.sh` it downloads.
 
-Three kinds, never confused, with the same words on the page, in the exports and on the compare
-page: *as run* (the author's exact script, `run`), *documented* (the publisher's documented
-launch of this configuration, `launch` of kind documented: how the publisher launches it, read
-from their own files, not a log of the command that produced the figures) and *not published*
-(`launch` of kind not-published, with the publisher's reason; or nothing at all).
+Three kinds, never confused: *as run* (the author's exact script, `run`), *documented* (the
+publisher's documented launch of this configuration, `launch` of kind documented: how the publisher
+launches it, read from their own files, not a log of the command that produced the figures) and
+*not published* (`launch` of kind not-published, with the publisher's reason; or nothing at all).
 
 An as-run script is served byte for byte as the author wrote it. A documented launch becomes a
 script that runs the publisher's command as written, after checking out their revision, with what
@@ -34,7 +33,8 @@ LABELS: dict[Kind, str] = {
     "documented": "The publisher's documented launch",
     "not-published": "Not published",
 }
-"""What each kind is called wherever a launch is shown (page, CSV, JSON, `show`, compare)."""
+"""What each kind is called where a recipe's page and `show` set its launches apart; whether a
+recipe runs is its readiness (readiness.py), the one label the lists, exports and compare page give."""
 
 NO_LAUNCH_REASON = "The recipe publishes no launch script and no documented launch."
 
@@ -96,15 +96,6 @@ def launches(fields: Any) -> tuple[Launch, ...]:
         reason = documented.reason if documented is not None else NO_LAUNCH_REASON
         found.append(Launch("not-published", None, None, reason=reason))
     return tuple(found)
-
-
-def primary_kind(fields: Any) -> Kind:
-    """The kind of launch a recipe is listed by (`launches(fields)[0].kind`), without making its
-    scripts: the tables, filters and CSV ask it of every recipe."""
-    if fields.run:
-        return "as-run"
-    documented = fields.launch
-    return "documented" if documented is not None and documented.kind == "documented" else "not-published"
 
 
 def env_exports(pairs: Sequence[tuple[str, str]], *, quote: bool) -> str:

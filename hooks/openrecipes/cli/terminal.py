@@ -53,6 +53,7 @@ def recipe_text(entry: Entry) -> str:
         ("file", recipe.path),
         ("page", page_url(recipe.id)),
         ("status", facts.BY_KEY["status"].text(entry)),
+        ("readiness", facts.BY_KEY["readiness"].text(entry)),
     ]
     if f.correctness:
         about.append(("correctness", f"{f.correctness.result}: {f.correctness.summary}"))
@@ -111,12 +112,15 @@ def _publisher_lines(entry: Entry) -> list[str]:
 
 
 def _launch_lines(entry: Entry) -> list[str]:
-    """Each launch the page shows: its kind, its downloads, and what it needs from the reader."""
-    lines = []
+    """Whether it runs as it stands (its readiness: the label, why, and what it lists), then each
+    launch the page shows: its kind, its downloads, and what it needs from the reader."""
+    readiness = entry.derived.readiness
+    lines = [f"Readiness: {readiness.label}", f"  {_one_line(readiness.why)}"]
+    if readiness.items:
+        lines += [f"  {readiness.listed}:", *(f"  - {_one_line(item)}" for item in readiness.items)]
     for one in launch.launches(entry.recipe.fields):
         if one.kind == "not-published":
-            lines += [f"Launch: {facts.NOT_PUBLISHED}", f"  {one.reason}"]
-            continue
+            continue  # the readiness above says why there is none
         rows = [
             (script.name, page_url(entry.recipe.id) + script.name) for script in (one.launch_sh, one.env_sh) if script
         ]
@@ -138,11 +142,16 @@ def _with_notes(fact: facts.Fact, text: str, entry: Entry) -> str:
     return f"{text} ({'; '.join(notes)})" if notes else text
 
 
+def _one_line(text: str) -> str:
+    """Text as one line: whatever breaks a recipe's text holds end up as spaces."""
+    return " ".join(text.split())
+
+
 def _pairs(rows: Sequence[tuple[str, str]], indent: str = "  ") -> list[str]:
     if not rows:
         return []
     width = max(len(label) for label, _ in rows)
-    return [f"{indent}{label.ljust(width)}  {' '.join(str(value).split())}" for label, value in rows]
+    return [f"{indent}{label.ljust(width)}  {_one_line(str(value))}" for label, value in rows]
 
 
 def closest_ids(wanted: str, ids: Sequence[str], limit: int = 3) -> list[str]:

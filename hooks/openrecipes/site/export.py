@@ -20,6 +20,7 @@ from .. import describe
 from ..checking import launchscript as launch
 from ..checking import pricebasis
 from ..checking.figures import Derived
+from ..checking.readiness import Readiness
 from ..loader import Entry
 from ..reading import records
 from ..reading.reference import Reference
@@ -65,18 +66,30 @@ def fields_json(entry: Entry) -> dict[str, Any]:
 
 
 def launches_json(entry: Entry) -> list[dict[str, Any]]:
-    """Each launch as a reader gets it (launch.py): its kind and label, why there is none, the
-    files it downloads as (name to text) and what it needs from the reader."""
+    """Each launch as a reader gets it (launchscript.py): its kind, why there is none, the files it
+    downloads as (name to text) and what it needs from the reader. Whether it runs is `readiness`."""
     return [
         {
             "kind": one.kind,
-            "label": one.label,
             "reason": one.reason,
             "files": {script.name: script.text for script in (one.launch_sh, one.env_sh) if script},
             "inputs": [dataclasses.asdict(item) for item in one.inputs],
         }
         for one in launch.launches(entry.recipe.fields)
     ]
+
+
+def readiness_json(readiness: Readiness) -> dict[str, Any]:
+    """Whether a reader can run the recipe as it stands (checking/readiness.py): its key (stable, as
+    the CSV's `readiness` holds it), its label as every page writes it, why, and what it lists
+    (`items`, each a line; `listed` says what they are, null when there are none)."""
+    return {
+        "key": readiness.key,
+        "label": readiness.label,
+        "why": readiness.why,
+        "listed": readiness.listed,
+        "items": list(readiness.items),
+    }
 
 
 def derived_json(derived: Derived) -> dict[str, Any]:
@@ -171,6 +184,7 @@ def recipe_json(entry: Entry, url: str) -> dict[str, Any]:
             "train_gpu_hours": facts.train_gpu_hours(entry),
             "train_cost_usd": facts.train_cost(entry),
         },
+        "readiness": readiness_json(entry.derived.readiness),
         "launches": launches_json(entry),
         "checks": [
             {**_plain(check), "field": ".".join(str(part) for part in check.field)} for check in entry.derived.checks

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import describe, flops
 from ..checking import launchscript as launch
-from ..checking import pricebasis
+from ..checking import pricebasis, readiness
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from ..checking.launchscript import Launch
 from ..checking.rules import check_statements, launch_comparisons
@@ -338,6 +338,8 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         basis_presets=pricebasis.price_data(site.reference)["presets"],
         basis_gpus=list(site.reference.gpus),
         flops_params=lambda: flops.flops_params,  # a callable context value is called: this gives the function
+        readiness_labels=readiness.LABELS,
+        readiness_meanings=readiness.MEANINGS,
     )
     compare = site.page(COMPARE_PAGE, "compare.md.j2", count=len(site.entries))
     first = site.entries[0] if site.entries else None  # api/recipes.json's first record
@@ -348,6 +350,7 @@ def index_outputs(site: Pages, problems: Sequence[Problem]) -> list[Output]:
         if first
         else None,
         csv_columns=export.csv_columns(),
+        readiness_labels=readiness.LABELS,
     )
     schema = Schema.load(site.root / SCHEMA_RELATIVE_PATH)
     schema_page = site.page(SCHEMA_PAGE, "schema.md.j2", sections=functools.partial(schema_sections, schema.document))
@@ -520,8 +523,9 @@ def method_matrices(site: Pages, src: str) -> list[dict[str, Any]]:
 
 def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[str, Any]:
     """The home page's matrix: a row per model, a column per GPU type, each cell the cheapest
-    current (not deprecated) recipe for the pair at any price basis, with how many there are; of
-    one training `method` (as facts.method_of writes it) when given."""
+    current (not deprecated) recipe for the pair at any price basis, with how many there are and its
+    readiness, and, when it does not run as documented, the cheapest of the pair that does (`runs`);
+    of one training `method` (as facts.method_of writes it) when given."""
     current = [
         entry
         for entry in site.entries
@@ -549,11 +553,15 @@ def model_gpu_matrix(site: Pages, src: str, method: str | None = None) -> dict[s
                 row.append({"gpu": gpu, "entry": None, "same": there} if there else None)
                 continue
             best = min(members, key=fastest_first)
+            # Where the cheapest does not run as documented, the cheapest that does, if one does.
+            running = [entry for entry in members if entry.derived.readiness.runs]
+            runs = min(running, key=fastest_first) if running and not best.derived.readiness.runs else None
             row.append(
                 {
                     "gpu": gpu,
                     "entry": best,
                     "url": url_of(best),
+                    "runs": None if runs is None else {"entry": runs, "url": url_of(runs)},
                     "count": len(members),
                     # The model's page filtered to the GPU type and the method (table.js reads `?gpu=`).
                     "group_url": f"{site.link(src, _group_src('model', model))}?gpu={quote(gpu, safe='')}"
