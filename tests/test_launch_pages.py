@@ -109,7 +109,7 @@ def test_a_documented_launch_shows_the_publishers_files_commands_and_environment
     # Its inputs, in the recipe's order, each with where it comes from.
     for item in documented["inputs"]:
         assert item["name"] in text
-    assert "Values the publisher's configuration sets, against this recipe's" in text
+    assert "Values the launch's configuration runs, against this recipe's" in text
     assert '<tr><td>GPUs</td><td class="or-num">256</td><td class="or-num">256</td><td>yes</td></tr>' in html
     assert "Download env.sh Download launch.sh" in text
 
