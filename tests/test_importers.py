@@ -618,7 +618,10 @@ def test_torchtitan_recipes_and_skipped_rows(tt_repo: tuple[Path, str, str, str]
     assert launch["source"]["files"][0]["url"] == f"https://github.com/pytorch/torchtitan/blob/{ran}/{config}"
     assert f"git switch --detach {ran}" in launch["checkout"]
     assert launch["env"] == {"NUM_NODES": "4"}
-    assert launch["sets"] == {"gpus": 32, "tp": 1, "pp": 1, "cp": 1, "mbs": 2, "seq_length": 8192}
+    # the command's local batch 2 × the 32 GPUs' data-parallel degree; float8 from its --model.converters
+    assert launch["sets"] == {
+        "gpus": 32, "tp": 1, "pp": 1, "cp": 1, "gbs": 64, "mbs": 2, "seq_length": 8192, "precision": "fp8",
+    }  # fmt: skip
     assert [item["name"] for item in launch["inputs"]] == ["<every node>"]  # this command reads no MASTER_ADDR
     # The command as first published, dedented; the edit and the missing backslash are noted.
     assert launch["command"].startswith("torchrun \\\n  --nnodes $NUM_NODES  \\\n")
