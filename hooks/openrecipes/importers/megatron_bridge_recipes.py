@@ -972,7 +972,9 @@ def _sets_notes(found: launches.Documented, sets: dict[str, Any], overridden: li
         notes.append(
             "The command adds the launcher's own options so that it runs the row's configuration: "
             + "; ".join(said)
-            + ". sets holds what the command runs with them; without them it would not run the row."
+            + ". sets holds what the command runs with them; without them it would not run the row. Whether the "
+            "configuration's other settings (recompute, CUDA graphs, a pipeline layout) suit the row's values is "
+            "not checked."
         )
     left = {key: why for key, why in found.unresolved.items() if key not in sets}
     if left:
