@@ -618,7 +618,10 @@ def test_torchtitan_recipes_and_skipped_rows(tt_repo: tuple[Path, str, str, str]
     assert launch["source"]["files"][0]["url"] == f"https://github.com/pytorch/torchtitan/blob/{ran}/{config}"
     assert f"git switch --detach {ran}" in launch["checkout"]
     assert launch["env"] == {"NUM_NODES": "4"}
-    assert launch["sets"] == {"gpus": 32, "tp": 1, "pp": 1, "cp": 1, "mbs": 2, "seq_length": 8192}
+    # the command's local batch 2 × the 32 GPUs' data-parallel degree; float8 from its --model.converters
+    assert launch["sets"] == {
+        "gpus": 32, "tp": 1, "pp": 1, "cp": 1, "gbs": 64, "mbs": 2, "seq_length": 8192, "precision": "fp8",
+    }  # fmt: skip
     assert [item["name"] for item in launch["inputs"]] == ["<every node>"]  # this command reads no MASTER_ADDR
     # The command as first published, dedented; the edit and the missing backslash are noted.
     assert launch["command"].startswith("torchrun \\\n  --nnodes $NUM_NODES  \\\n")
@@ -1009,8 +1012,19 @@ def test_a_flat_perf_recipe_is_read_with_its_helpers_and_environment(releases: l
     assert (found.release.tag, found.release.shape, found.launcher) == ("v0.6.0", "flat", "train.sh")
     assert found.configuration == "deepseek_v3_pretrain_256gpu_gb200_fp8mx_config"
     assert found.selection == (("--recipe", found.configuration), ("--mode", "pretrain"))
-    assert found.sets == {"gpus": 256, "tp": 1, "pp": 4, "vp": 4, "cp": 1, "ep": 64, "gbs": 4096, "mbs": 1}
-    assert found.unresolved == ()
+    # The perf recipe sets the layout and batch; the library recipe it starts from (recipes/deepseek/h100/) gives
+    # the experts' TP and the model's sequence length, which a perf helper gives the dataset (and the runner
+    # the model back from it).
+    assert found.sets == {
+        "gpus": 256, "tp": 1, "pp": 4, "vp": 4, "cp": 1, "ep": 64, "etp": 1, "gbs": 4096, "mbs": 1,
+        "seq_length": 4096, "precision": "mxfp8",
+    }  # fmt: skip
+    assert found.unresolved == {}
+    library = "src/megatron/bridge/recipes/deepseek/h100/deepseek_v3.py"
+    assert (found.origins["etp"].path, found.origins["seq_length"].path) == (library, library)
+    at_tag = RELEASES / next(entry["commit"] for entry in RELEASE_COMMITS if entry["tag"] == "v0.6.0")
+    written = (at_tag / library).read_text().splitlines()[found.origins["seq_length"].line - 1]
+    assert written.strip() == "cfg.model.seq_length = 4096"
     assert found.env is not None
     assert next(iter(found.env)) == "TORCH_NCCL_HIGH_PRIORITY"  # **COMMON_PERF_ENV_VARS first, from environment.py
     assert found.env["NVTE_ALLOW_NONDETERMINISTIC_ALGO"] == "0" and found.env["USE_MNNVL"] == "1"
@@ -1048,11 +1062,17 @@ def test_a_flat_recipe_built_on_another_gets_its_values(releases: launches.Relea
     # GB300's DeepSeek V4 Flash starts from GB200's function and sets only its environment.
     found = releases.find(launches.Row("26.08", "Pre-Training", "DeepSeekV4 Flash", "gb300", 128, "MXFP8", 2048))
     assert isinstance(found, launches.Documented)
-    assert found.sets == {"gpus": 128, "tp": 1, "pp": 1, "vp": None, "cp": 1, "ep": 64, "etp": 1, "gbs": 2048, "mbs": 1}
+    assert found.sets == {
+        "gpus": 128, "tp": 1, "pp": 1, "vp": None, "cp": 1, "ep": 64, "etp": 1, "gbs": 2048, "mbs": 1,
+        "seq_length": 4096, "precision": "mxfp8",
+    }  # fmt: skip
     assert [item.what for item in found.cited if item.path.endswith("deepseek_v4.py")] == [
         "deepseek_v4_flash_pretrain_128gpu_gb300_fp8mx_config",
         "deepseek_v4_flash_pretrain_128gpu_gb200_fp8mx_config",
+        # the library recipe GB200's starts from, where the sequence length is written
+        "deepseek_v4_flash_pretrain_64gpu_gb200_bf16_config",
     ]
+    assert found.origins["seq_length"].path == "src/megatron/bridge/recipes/deepseek/gb200/deepseek_v4.py"
     # Nemotron 3 Ultra: values held in local names, a helper with keyword arguments, MBS set by a helper.
     ultra = releases.find(launches.Row("26.08", "Pre-Training", "Nemotron_3_Ultra", "gb200", 256, "MXFP8", 256))
     assert isinstance(ultra, launches.Documented)
@@ -1079,7 +1099,10 @@ def test_a_workload_base_config_is_the_launchers_default_variant(releases: launc
     )
     assert found.sets == {
         "gpus": 256, "tp": 1, "pp": 2, "vp": 8, "cp": 1, "ep": 32, "etp": 1, "gbs": 4096, "mbs": 1,
+        "seq_length": 4096, "precision": "mxfp8",
     }  # fmt: skip
+    # The mock dataset is as long as the model's sequence, which the family's configuration function sets.
+    assert found.origins["seq_length"].path == "scripts/performance/configs/deepseek/deepseek_llm_pretrain.py"
     assert found.runner == "uv run python" and found.prelude == ()
     assert found.env is not None and found.env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
     # The row at GBS 15360 is the variant named for it.
@@ -1104,7 +1127,9 @@ def test_a_25_11_base_config_and_its_launcher(releases: launches.Releases) -> No
     assert found.selection == (("-m", "llama3"), ("-s", "70b"), ("-g", "h100"), ("-c", "fp8_cs"))
     assert found.sets == {
         "gpus": 64, "tp": 4, "pp": 8, "vp": 5, "cp": 1, "ep": 1, "etp": None, "gbs": 128, "mbs": 1,
+        "seq_length": 8192, "precision": "fp8",
     }  # fmt: skip
+    assert found.origins["seq_length"].path == "scripts/performance/configs/llama3/llama3_llm_pretrain.py"
     assert found.runner == "python" and found.prelude == ("pip install git+https://github.com/NVIDIA-NeMo/Run.git",)
     assert found.env == {
         "TORCH_NCCL_AVOID_RECORD_STREAMS": "1",
@@ -1231,9 +1256,11 @@ def test_check_exits_1_when_a_releases_configuration_changes(
     assert "would change recipes/deepseek-v3/gb200/mb-26.08-mxfp8-256gpu.yaml" in changed
     code, _, _ = run(capsys, "--root", project.root, *args)
     written = read(project.root / "recipes/deepseek-v3/gb200/mb-26.08-mxfp8-256gpu.yaml")
-    assert written["launch"]["sets"]["gbs"] == 8192
-    assert written["disagreements"][-1]["check"] == "Launch values"
-    assert "GBS 8192 (the table: 4096)" in written["disagreements"][-1]["note"]
+    # The launch then sets the row's batch with the launcher's own option, and says so; nothing disagrees.
+    assert written["launch"]["sets"]["gbs"] == 4096
+    assert written["launch"]["command"].endswith("    --mode pretrain \\\n    -gb 4096\n")
+    assert "GBS 4,096 (the configuration runs 8,192) with `-gb 4096`" in written["launch"]["notes"]
+    assert "disagreements" not in written
 
 
 def test_every_recipe_says_how_it_is_launched() -> None:

@@ -111,8 +111,10 @@ def test_a_documented_launch_shows_the_publishers_files_commands_and_environment
     # Its inputs, in the recipe's order, each with where it comes from.
     for item in documented["inputs"]:
         assert item["name"] in text
-    assert "Values the publisher's configuration sets, against this recipe's" in text
+    assert "Values the launch's configuration runs, against this recipe's" in text
+    assert "Runs this recipe's configuration: the launch states every dimension the recipe states" in text
     assert '<tr><td>GPUs</td><td class="or-num">256</td><td class="or-num">256</td><td>yes</td></tr>' in html
+    assert '<tr><td>precision</td><td class="or-num">mxfp8</td><td class="or-num">mxfp8</td><td>yes</td></tr>' in html
     assert "Download env.sh Download launch.sh" in text
 
 
@@ -133,6 +135,15 @@ def test_an_mlperf_launch_names_its_config_and_makes_its_placeholders_variables(
     text = launch_section(html)
     assert "How MLCommons" in text or "How the publisher" in text
     assert "config_DGXH100_1x8x4xtp4pp1cp1.sh" in text
+    # Its sets (written by hand in 2025) state no global batch, sequence length or precision: the page says so.
+    assert (
+        "Differs from this recipe's configuration: its configuration's GBS, sequence length, precision are not "
+        "stated (see the notes); it is not known to run the configuration these figures are for."
+    ) in text
+    assert (
+        '<tr class="or-differs"><td>sequence length</td><td class="or-num">not stated</td>'
+        '<td class="or-num">8,192</td><td><strong>not stated</strong>: see the notes</td></tr>'
+    ) in html
     script = download(built, MLPERF_ID, "launch.sh").decode("utf-8")
     # The page's command is the publisher's; the download's has a variable for each placeholder.
     assert documented["command"] in code_blocks(html)

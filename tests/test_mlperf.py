@@ -150,9 +150,28 @@ def test_an_amd_result_becomes_a_recipe_with_its_time_to_train_target_and_launch
     )
     assert "(submission_platform '1xMI325X')" in launch["notes"]
     cited = [item["path"].rsplit("/", 1)[-1] for item in launch["source"]["files"]]
-    assert cited == ["README.md", "config_MI325X_1x8x1.sh"]
+    # the training script's Hydra configuration, where the global batch and the sequence length are computed
+    assert cited == [
+        "README.md",
+        "config_MI325X_1x8x1.sh",
+        "train.py",
+        "megatron_gpt_peft_tuning_config.yaml",
+        "megatron_gpt_peft_tuning_config.yaml",
+    ]
+    assert [item["what"] for item in launch["source"]["files"][2:]] == [
+        "the configuration the training script runs",
+        "model.global_batch_size",
+        "model.encoder_seq_length",
+    ]
     assert launch["env"]["FP8"] == "True" and "DGXSYSTEM" not in launch["env"]  # a shell expression
-    assert launch["sets"] == {"gpus": 8, "tp": 1, "pp": 1, "cp": 1, "mbs": 1}
+    # MINIBS 1 × (8 GPUs ÷ TP 1 × PP 1) ÷ CP 1; MAX_SEQLEN unset, so the YAML's default 8,192
+    assert launch["sets"] == {
+        "gpus": 8, "tp": 1, "pp": 1, "cp": 1, "gbs": 8, "mbs": 1, "seq_length": 8192, "precision": "fp8",
+    }  # fmt: skip
+    assert "MAX_SEQLEN not set (the YAML's default)" in launch["notes"]
+    assert (
+        "global batch 8 (model.global_batch_size, src/conf/megatron_gpt_peft_tuning_config.yaml line" in launch["notes"]
+    )
     # every excerpt line is the log's own line, and the source links the run_stop line at its commit
     log = (V50 / AMD_RESULTS / "result_0.txt").read_text(encoding="utf-8").split("\n")
     for line in data["source"]["excerpt"].split("\n"):
@@ -209,10 +228,14 @@ def test_an_nvidia_result_runs_the_configuration_its_readme_names(v40: Path) -> 
     assert data["result"]["time_to_train"]["scaling_factor"] == scaling
     launch = data["launch"]
     config = "NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo/config_DGXH100_1x8x4xtp4pp1cp1.sh"
-    assert [item["path"] for item in launch["source"]["files"]] == [
+    assert [item["path"] for item in launch["source"]["files"]][:2] == [
         "NVIDIA/benchmarks/llama2_70b_lora/implementations/eos_ngc24.04_nemo/README-eos_ngc24.04_nemo.md",
         config,
     ]
+    # config_common.sh is not beside the configuration at this commit: what it would set is not known, so
+    # neither are the GPUs per node, the global batch nor the sequence length the YAML computes from them.
+    assert launch["sets"] == {"tp": 4, "pp": 1, "cp": 1, "precision": "fp8"}
+    assert "Not in sets: the GPU count, since DGXNNODES × DGXNGPU cannot be read" in launch["notes"]
     assert "source config_DGXH100_1x8x4xtp4pp1cp1.sh" in launch["command"]
     assert "sbatch -N ${DGXNNODES} -t ${WALLTIME} run.sub" in launch["command"]
     assert {item["name"] for item in launch["inputs"]} >= {
@@ -445,10 +468,7 @@ def launch_of(
     folder = f"{submitter}/results/{system}/{benchmark_name}"
     result = mp.Result(round_name, submitter, system, benchmark, folder, (), None)
     repository = mp.Repository(source, round_name, (result,))
-    launch, _ = mlperf_recipes._launch(
-        repository, result, mp.read_config(source, config), f"{folder}/result_1.txt:4", 8
-    )
-    return launch
+    return mlperf_recipes._launch(repository, result, mp.read_config(source, config), f"{folder}/result_1.txt:4")
 
 
 def assert_cited_lines_exist(repo: Path, launch: dict[str, Any]) -> None:
@@ -531,7 +551,7 @@ def test_a_generic_readme_is_instantiated_with_the_configuration_the_result_ran(
         "source configs/config_GX2560M7_1x4x8xtp4pp1cp1.sh  # use appropriate config\n" + readme[72] + "\n"
     )
     assert launch["checkout"].endswith(f"cd {folder}\n")  # where run.sub is, the README's folder
-    assert [(item["path"], item["lines"]) for item in launch["source"]["files"]] == [
+    assert [(item["path"], item["lines"]) for item in launch["source"]["files"]][:3] == [
         (f"{folder}/README.md", [72, 73]),
         (config, [1, 27]),
         (f"{folder}/configs/config_GX2560M7_common.sh", [1, 29]),
@@ -565,7 +585,7 @@ def test_a_submission_whose_files_document_no_launch_says_what_is_missing(v51: P
         "kind": "not-published",
         "reason": (
             f"The submission documents no launch for AS-4126GS-NBR-LCC: {own} holds no README.md; no script of its "
-            "own sources a configuration and submits run.sub; its run.sub is byte for byte none of the 1 other "
+            "own sources a configuration and submits run.sub; its run.sub is byte for byte none of the 2 other "
             "run.sub files of llama2_70b_lora implementations at this commit whose README documents a launch. The "
             f"configuration it ran is {config} (Supermicro/results/AS-4126GS-NBR-LCC/llama2_70b_lora/result_1.txt:4)."
         ),
@@ -621,7 +641,12 @@ def test_a_405b_configuration_sets_its_checkpoint_only_under_no_ckpt(v50: Path) 
         "(launch.conditional gives each with its test, file and line): OVERRIDE_ZERO_CONSUMED_SAMPLES, "
         "INIT_GLOBAL_STEP, LOAD_CHECKPOINT, CHECK_COMPLIANCE." in launch["notes"]
     )
-    assert [item["path"] for item in launch["source"]["files"]][1:] == [config, common]  # each conditional's file
+    assert [item["path"] for item in launch["source"]["files"]][1:3] == [config, common]  # each conditional's file
+    # DGXNGPU is run.sub's default; the global batch is MINIBS 72 × (2,048 GPUs ÷ TP 8 × PP 8 × CP 2)
+    assert launch["sets"] == {
+        "gpus": 2048, "tp": 8, "pp": 8, "cp": 2, "gbs": 1152, "mbs": 1, "seq_length": 8192, "precision": "fp8",
+    }  # fmt: skip
+    assert "DGXNGPU=8 (run.sub's default, line 60)" in launch["notes"]
 
 
 def test_an_import_keeps_conditional_values_out_of_env_and_the_page_lists_them(
@@ -718,11 +743,10 @@ def test_the_committed_mlperf_launches_are_what_the_publishers_files_make(tmp_pa
             round_name, submitter, system, benchmark, f"{submitter}/results/{system}/{benchmark.name}", (), None
         )
         config = mp.read_config(source, config_path)
-        made, disagreements = mlperf_recipes._launch(
-            mp.Repository(source, round_name, (result,)), result, config, said.group(1), data["gpu"]["count"]
-        )
+        made = mlperf_recipes._launch(mp.Repository(source, round_name, (result,)), result, config, said.group(1))
         made = yaml.safe_load(yaml.safe_dump(made, sort_keys=False).replace(head, commit))
         assert made == launch, path
+        disagreements = mlperf_recipes._launch_disagreement({**data, "launch": made}, config)
         assert disagreements == [item for item in data.get("disagreements", []) if item["check"] == "Launch values"]
         assert f"- {mlperf_recipes._notes(result, config, said.group(1))[0]}" in data["notes"].split("\n"), path
         checked += 1

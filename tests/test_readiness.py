@@ -85,7 +85,8 @@ def frozen(recipe_id: str) -> dict[str, Any]:
 
 
 def dell(**sets: Any) -> dict[str, Any]:
-    """Dell's recipe with the two values its configuration leaves unstated set as the row states them."""
+    """Dell's recipe with its global batch and sequence length set as the row states them (the frozen copy
+    states them already: this holds whatever the copy says)."""
     data = frozen(DELL)
     data["launch"]["sets"].update({"gbs": 8, "seq_length": 8192, **sets})
     return data
@@ -218,15 +219,16 @@ def test_a_launch_not_known_to_run_is_not_yet_run_or_fails_its_dry_run(states: d
 
 
 def test_a_launch_that_leaves_out_values_the_row_states_differs_from_the_row(states: dict[str, Readiness]) -> None:
-    """NVIDIA's configuration states neither the global batch nor the sequence length: its dry run
+    """NVIDIA's configuration states neither the global batch, the sequence length nor the precision: its dry run
     passed (recorded), and still it is not known to give this row's figures."""
     assert states[NVIDIA] == Readiness(
         "differs",
-        "The publisher's documented launch does not state 2 values the row states: run as documented, it is not "
+        "The publisher's documented launch does not state 3 values the row states: run as documented, it is not "
         "known to be this row's configuration, nor to give its figures.",
         (
             "GBS: the row states 8; the launch does not state it",
             "sequence length: the row states 8,192; the launch does not state it",
+            "precision: the row states fp8; the launch does not state it",
         ),
         "Where the launch and the row part",
     )
@@ -237,12 +239,9 @@ def test_a_launch_that_sets_another_value_differs_and_says_both(project: Project
     data["launch"]["sets"].update({"tp": 2, "gbs": 8})
     assert readiness_of(project, DELL, explained(data)) == Readiness(
         "differs",
-        "The publisher's documented launch sets 1 value other than the row's and does not state 1 value the row "
-        "states: run as documented, it is not known to be this row's configuration, nor to give its figures.",
-        (
-            "TP: the launch sets 2, the row states 4",
-            "sequence length: the row states 8,192; the launch does not state it",
-        ),
+        "The publisher's documented launch sets 1 value other than the row's: run as documented, it is not known "
+        "to be this row's configuration, nor to give its figures.",
+        ("TP: the launch sets 2, the row states 4",),
         "Where the launch and the row part",
     )
 
@@ -257,6 +256,7 @@ def test_configuration_gaps_are_the_launch_values_check_s_and_the_row_s_values_s
     assert [gap.text for gap in configuration_gaps(entries[NVIDIA].recipe.fields)] == [
         "GBS: the row states 8; the launch does not state it",
         "sequence length: the row states 8,192; the launch does not state it",
+        "precision: the row states fp8; the launch does not state it",
     ]
     # A value the row leaves out is never a gap, whether the launch states it (MBS) or not (ETP).
     data = dell()

@@ -101,7 +101,10 @@ def test_a_single_host_row_is_run_llama_train_with_its_settings_as_options(made:
         "  --activation_checkpoint.mode full \\\n"
         "  --training.compile \\\n" + "".join(f"  {flag} \\\n" for flag in FLOAT8.split()).removesuffix(" \\\n") + "\n"
     )
-    assert launch["sets"] == {"gpus": 8, "tp": 1, "pp": 1, "cp": 1, "mbs": 1, "seq_length": 32768}
+    # the global batch as train.py computes it from the options it passes: local batch 1 × FSDP 8
+    assert launch["sets"] == {
+        "gpus": 8, "tp": 1, "pp": 1, "cp": 1, "gbs": 8, "mbs": 1, "seq_length": 32768, "precision": "fp8",
+    }  # fmt: skip
     assert "env" not in launch
     assert [item["name"] for item in launch["inputs"]] == ["<GPU host>", "<torch and torchao>", "HF_TOKEN"]
     cited = [(item["path"], item.get("lines"), item["what"]) for item in launch["source"]["files"]]
@@ -148,7 +151,16 @@ def test_a_multi_node_row_is_the_slurm_script_adjusted_as_the_readme_says(
         'CONFIG_FILE="./train_configs/llama3_405b.toml" sbatch --partition "$SLURM_PARTITION" multinode_trainer.slurm\n'
     )
     # With pipeline stages the local batch is split into microbatches: no mbs.
-    assert launch["sets"] == {"gpus": 512, "tp": 8, "pp": 8, "cp": 2, "seq_length": 65536}
+    # --training.batch_size 8 × --training.data_parallel_shard_degree 4 (512 GPUs: TP 8 × PP 8 × CP 2 × FSDP 4)
+    assert launch["sets"] == {
+        "gpus": 512,
+        "tp": 8,
+        "pp": 8,
+        "cp": 2,
+        "gbs": 32,
+        "seq_length": 65536,
+        "precision": "fp8",
+    }
     names = [item["name"] for item in launch["inputs"]]
     assert names == ["<Slurm cluster>", "<torch and torchao>", "HF_TOKEN", "SLURM_PARTITION"]
     cited = [(item["path"], item.get("lines")) for item in launch["source"]["files"]]

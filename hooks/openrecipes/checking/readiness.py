@@ -27,11 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import fmt
-from ..reading import records
-from . import launchscript
+from . import launchscript, launchvalues
 from .dryrunstate import DryRunOutcome
 from .figures import lookup
-from .rules import LAUNCH_VALUES, launch_comparisons
 
 Key = Literal["runs", "needs-preparation", "differs", "as-run", "not-yet-run", "fails-dry-run", "not-published"]
 
@@ -78,15 +76,16 @@ class Gap:
     """A dimension of the row that a documented launch does not set as the row states it."""
 
     label: str
-    row: int
-    launch: int | None
+    row: int | str
+    launch: int | str | None
     """What the launch sets; None when it does not state this dimension."""
 
     @property
     def text(self) -> str:
+        row = launchvalues.show(self.row)
         if self.launch is None:
-            return f"{self.label}: the row states {fmt.number(self.row)}; the launch does not state it"
-        return f"{self.label}: the launch sets {fmt.number(self.launch)}, the row states {fmt.number(self.row)}"
+            return f"{self.label}: the row states {row}; the launch does not state it"
+        return f"{self.label}: the launch sets {launchvalues.show(self.launch)}, the row states {row}"
 
 
 @dataclass(frozen=True)
@@ -111,19 +110,16 @@ class Readiness:
 
 
 def configuration_gaps(fields: Any) -> tuple[Gap, ...]:
-    """The row's dimensions a documented launch sets otherwise (`launch_comparisons`, the Launch
-    values check's), then those the row states and `launch.sets` leaves out, in LAUNCH_VALUES' order.
-
-    The one place "differs from the row" is decided: a fuller account of what `sets` leaves unstated
-    replaces this function's second half."""
-    differing = [Gap(label, stated, value) for _, label, stated, value in launch_comparisons(fields) if stated != value]
-    sets = lookup(fields, "launch", "sets")
-    unstated = [
-        Gap(label, stated, None)
-        for key, path, label in LAUNCH_VALUES
-        if (stated := lookup(fields, *path)) is not None and not records.given(sets, key)
-    ]
-    return (*differing, *unstated)
+    """The row's dimensions a documented launch sets otherwise, then those the row states and
+    `launch.sets` leaves out, in the order the page lists them: launchvalues.configuration_gaps,
+    the comparison the Launch values check and the recipe page make, one line each."""
+    gaps = launchvalues.configuration_gaps(fields)
+    if gaps is None:
+        return ()
+    by_key = {comparison.key: comparison for comparison in gaps.comparisons}
+    return tuple(
+        Gap(by_key[key].label, by_key[key].row, by_key[key].launch) for key in (*gaps.differing, *gaps.unstated)
+    )
 
 
 def preparation_steps(fields: Any) -> tuple[str, ...]:

@@ -8,9 +8,8 @@ import re
 from collections.abc import Iterator
 
 from .. import flops, fmt
-from ..reading import records
 from ..reading.reference import PEAK_COLUMN
-from . import pricebasis, publisher
+from . import launchvalues, pricebasis, publisher
 from .figures import (
     EPSILON,
     GPU_HOURS_SLACK,
@@ -22,7 +21,6 @@ from .figures import (
     RULES,
     Check,
     Context,
-    RecipeFields,
     cp_degree,
     lookup,
     rule,
@@ -683,64 +681,30 @@ def _derived_throughput(ctx: Context) -> Iterator[Check]:
     )
 
 
-LAUNCH_VALUES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("gpus", ("gpu", "count"), "GPUs"),
-    ("tp", ("layout", "tp"), "TP"),
-    ("pp", ("layout", "pp"), "PP"),
-    ("vp", ("layout", "vpp"), "VP"),
-    ("cp", ("layout", "cp"), "CP"),
-    ("ep", ("layout", "ep"), "EP"),
-    ("etp", ("layout", "etp"), "ETP"),
-    ("gbs", ("workload", "global_batch"), "GBS"),
-    ("mbs", ("layout", "rows_per_microbatch"), "MBS"),
-    ("seq_length", ("workload", "row_tokens"), "sequence length"),
-)
-"""Each value a documented launch sets (`launch.sets`), the recipe field it is compared with, and its label."""
-
-
-def launch_comparisons(f: RecipeFields) -> list[tuple[str, str, int, int]]:
-    """(key, label, the recipe's value, the launch's value) for every value both state.
-
-    A launch's null VP is no interleaving (1); a null ETP leaves the experts' tensor parallelism to
-    TP, as Megatron does. A value the recipe leaves out is not compared."""
-    sets = lookup(f, "launch", "sets")
-    if sets is None:
-        return []
-    found = []
-    for key, path, label in LAUNCH_VALUES:
-        if not records.given(sets, key):
-            continue
-        stated = lookup(f, *path)
-        if stated is None:
-            continue
-        value = getattr(sets, key)
-        if value is None:
-            value = lookup(f, "layout", "tp") if key == "etp" else 1
-            if value is None:
-                continue
-        found.append((key, label, stated, value))
-    return found
-
-
 @rule(
     "Launch values",
-    "The layout, batch and GPU count a documented launch's configuration sets (`launch.sets`) are the recipe's "
-    "own; a published recipe may explain a difference in `disagreements`.",
+    "The GPU count, layout, batch sizes, sequence length and precision a documented launch's configuration runs "
+    "(`launch.sets`) are the recipe's own; a dimension the recipe states that `sets` does not is named as not "
+    "stated (the launch is then not known to run the recipe), and a published recipe may explain a difference in "
+    "`disagreements`.",
 )
 def _launch_values(ctx: Context) -> Iterator[Check]:
-    compared = launch_comparisons(ctx.f)
-    if not compared:
+    gaps = launchvalues.configuration_gaps(ctx.f)
+    if gaps is None or not gaps.comparisons:
         return
-    differing = [key for key, _, stated, value in compared if stated != value]
+    compared = [item for item in gaps.comparisons if item.stated]
+    recomputed = ", ".join(f"{item.label} {launchvalues.show(item.launch)}" for item in compared) or "nothing"
+    if gaps.unstated:
+        recomputed += "; not stated: " + gaps.labels(gaps.unstated)
     yield Check(
         name="Launch values",
-        field=("launch", "sets", differing[0]) if differing else ("launch", "sets"),
-        stated=", ".join(f"{label} {fmt.number(stated)}" for _, label, stated, _ in compared),
-        recomputed=", ".join(f"{label} {fmt.number(value)}" for _, label, _, value in compared),
+        field=("launch", "sets", gaps.differing[0]) if gaps.differing else ("launch", "sets"),
+        stated=", ".join(f"{item.label} {launchvalues.show(item.row)}" for item in gaps.comparisons),
+        recomputed=recomputed,
         tolerance="exact",
         formula="launch.sets against gpu.count, layout and workload (a null VP is 1, a null ETP is TP)",
-        passed=not differing,
-        hint="The launch's configuration sets other values than the recipe states: correct whichever is wrong, "
+        passed=not gaps.differing,
+        hint="The launch's configuration runs other values than the recipe states: correct whichever is wrong, "
         "or, for a published recipe, say why the publisher's two disagree in `disagreements`.",
     )
 

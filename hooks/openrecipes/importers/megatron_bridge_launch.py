@@ -35,12 +35,15 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import megatron_bridge_effective as effective
+from . import pyconfig
 from .common import Cited
 from .gitsource import GitSource
+from .megatron_bridge_overrides import Overrides, first_line, read_options
 
 VERSION_INDEX = ("51885cf132b2814188b6855c25a8588254274c2a", "docs/versions1.json")
 """The commit (tag v0.6.0) whose version picker maps containers to Megatron-Bridge versions, and the
@@ -55,6 +58,10 @@ TRAINING_README = "scripts/training/README.md"
 UTILS = "scripts/performance/utils/utils.py"
 EXECUTORS = "scripts/performance/utils/executors.py"
 ARGUMENTS = "scripts/performance/argument_parser.py"
+RUN_SCRIPT = "scripts/performance/run_script.py"
+OVERRIDES = "scripts/performance/utils/overrides.py"
+HELPERS = "scripts/performance/utils/helpers.py"
+RUN_RECIPE = "scripts/training/run_recipe.py"
 
 FAMILIES: dict[str, tuple[str, str]] = {
     # model as printed: (-m/--model_family_name, -mr/--model_recipe_name and the flat functions' stem)
@@ -103,19 +110,6 @@ TASKS: dict[str, tuple[str, str, str]] = {
     "LoRA": ("lora", "peft", "lora"),
 }
 
-TRACKED: dict[tuple[str, str], str] = {
-    ("model", "tensor_model_parallel_size"): "tp",
-    ("model", "pipeline_model_parallel_size"): "pp",
-    ("model", "virtual_pipeline_model_parallel_size"): "vp",
-    ("model", "context_parallel_size"): "cp",
-    ("model", "expert_model_parallel_size"): "ep",
-    ("model", "expert_tensor_parallel_size"): "etp",
-    ("train", "global_batch_size"): "gbs",
-    ("train", "micro_batch_size"): "mbs",
-    ("model", "seq_length"): "seq_length",
-}
-"""What a flat function assigns (`cfg.model.tensor_model_parallel_size = 1`) and the `sets` key it fills."""
-
 WORKLOAD_FIELDS: dict[str, str] = {
     "num_gpus": "gpus",
     "tensor_model_parallel_size": "tp",
@@ -129,7 +123,7 @@ WORKLOAD_FIELDS: dict[str, str] = {
 }
 """`WorkloadBaseConfig` fields (0.2 and 0.5) and the `sets` key each fills."""
 
-ORDER = ("gpus", "tp", "pp", "vp", "cp", "ep", "etp", "gbs", "mbs", "seq_length")
+ORDER = ("gpus", "tp", "pp", "vp", "cp", "ep", "etp", "gbs", "mbs", "seq_length", "precision")
 
 _PICKER_NAME = re.compile(r"^(\S+?)(?: \(latest\))? · (\S+)$")
 _RUNNER = re.compile(r"`((?:uv run )?python) scripts/performance/setup_experiment\.py --account")
@@ -177,10 +171,11 @@ class Documented:
     selection: tuple[tuple[str, str], ...]
     """The launcher's options that select it, in order: (`--recipe`, name), (`-m`, `deepseek`), ..."""
     compute_dtype: str
-    sets: dict[str, int | None]
-    """`sets` keys in ORDER; a value the configuration leaves alone is absent, None is `None` as written."""
-    unresolved: tuple[str, ...]
-    """`sets` keys the configuration assigns under a condition or to a value that is not a constant."""
+    sets: dict[str, int | str | None]
+    """`sets` keys in ORDER: what the run's configuration holds (megatron_bridge_effective.py); a value
+    not known is absent, None is `None` as written."""
+    unresolved: dict[str, str]
+    """`sets` keys whose value is not known, each with why."""
     env: dict[str, str] | None
     """The environment the configuration (flat) or the launcher (0.2, 0.5) sets; None when not constant."""
     env_lines: tuple[tuple[str, str, int], ...]
@@ -193,6 +188,10 @@ class Documented:
     """What runs setup_experiment.py as the README writes it (`uv run python`, `python`); empty for train.sh."""
     prelude: tuple[str, ...] = ()
     """Setup the README runs before the launcher (0.2: `pip install git+https://github.com/NVIDIA-NeMo/Run.git`)."""
+    origins: dict[str, pyconfig.Where] = field(default_factory=dict)
+    """Where each value of `sets` is written."""
+    overrides: Overrides | None = None
+    """The options by which this release's launcher sets a dimension from its command line."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +236,51 @@ class Releases:
             text = self.text(commit, path)
             self._modules[key] = _Module(path, ast.parse(text)) if text is not None else None
         return self._modules[key]
+
+    def evaluator(
+        self, commit: str, scripts: bool, intercepts: dict[str, Callable[..., pyconfig.Val]] | None = None
+    ) -> pyconfig.Evaluator:
+        """An evaluator of the configuration functions at `commit` (megatron_bridge_effective.py)."""
+        return effective.evaluator(lambda path: self.text(commit, path), scripts, intercepts)
+
+    def overrides(self, release: Release) -> Overrides | None:
+        """The options by which the release's launcher sets each dimension, read from its parser, and
+        where it applies what its sequence-length words set."""
+        commit = release.commit
+        parser = RUN_RECIPE if release.shape == "flat" else ARGUMENTS
+        text = self.text(commit, parser)
+        if text is None:
+            return None
+        options = read_options(parser, text)
+        trailing: list[Cited] = []
+        sequence: list[Cited] = []
+        if release.shape == "base":
+            known = first_line(text, "parse_known_args()")
+            applied = first_line(self.text(commit, RUN_SCRIPT) or "", "parse_hydra_overrides(")
+            if known and applied:
+                trailing = [
+                    Cited(parser, known, known, "arguments the parser does not know are kept as overrides"),
+                    Cited(RUN_SCRIPT, applied, applied, "and applied to the configuration as Hydra overrides"),
+                ]
+        elif release.shape == "variants":
+            applied = first_line(self.text(commit, RUN_SCRIPT) or "", "set_cli_overrides(recipe")
+            if applied:
+                trailing = [Cited(RUN_SCRIPT, applied, applied, "arguments the parser does not know are overrides")]
+            mock = first_line(
+                self.text(commit, OVERRIDES) or "", "seq_length=args.seq_length or recipe.model.seq_length"
+            )
+            if mock:
+                sequence = [
+                    Cited(OVERRIDES, mock, mock, "the mock dataset is -sl long, else as long as the model's sequence")
+                ]
+        else:
+            collected = first_line(text, "_collect_overrides(parser, unknown)")
+            if collected:
+                trailing = [Cited(parser, collected, collected, "trailing KEY=VALUE overrides")]
+            synced = first_line(text, "recipe = sync_model_dataset_sequence_length(recipe)")
+            if synced:
+                sequence = [Cited(parser, synced, synced, "the model's sequence length is set from the dataset's")]
+        return Overrides(release.shape, options, tuple(trailing), tuple(sequence))
 
     # -- which release --------------------------------------------------------------------------
 
@@ -320,33 +364,32 @@ class Releases:
             return NotDocumented(release, _none_or_two(release, present, candidates, f"{PERF_ROOT}/{family}"))
         ((dtype, name),) = present.items()
         path = functions[name]
-        module = self.module(release.commit, path)
-        assert module is not None
-        state = _State()
-        interpreter = _Interpreter(self, release.commit)
-        interpreter.run_function(module, module.functions[name], state, binding={})
-        state.cited += interpreter.cited
-        notes = list(state.notes)
-        if state.env_unknown:
-            notes.append("Its cfg.env_vars holds a value that is not a constant: the environment is not listed.")
-        env = None if state.env_unknown or state.env is None else state.env
-        env_lines = tuple((name, *state.env_where[name]) for name in env or ())
-        sets: dict[str, int | None] = {"gpus": row.gpus}
-        sets.update({key: state.sets[key] for key in ORDER if key in state.sets and key not in state.unknown})
-        cited = [*self._readme_flat(release.commit), *state.cited]
+        ev = self.evaluator(release.commit, scripts=False)
+        function = ev.function(effective.dotted(path), name)
+        assert function is not None
+        cfg = ev.call(pyconfig.Val(function), [], {})
+        found = effective.read_effective(cfg, "flat", dtype, row.gpus, ev, lambda path: path.startswith(PERF_ROOT))
+        notes: list[str] = []
+        env, where, env_cited, env_note = _env_vars(ev, cfg)
+        if env_note:
+            notes.append(env_note)
+        env_lines = tuple((key, *where[key]) for key in env or ())
+        cited = [*self._readme_flat(release.commit), *found.cited, *env_cited]
         return Documented(
             release=release,
             launcher="train.sh",
             configuration=name,
             selection=(("--recipe", name), ("--mode", task[2])),
             compute_dtype=dtype,
-            sets=_ordered(sets),
-            unresolved=tuple(key for key in ORDER if key in state.unknown),
+            sets=ordered(found.values),
+            unresolved=found.unresolved,
             env=env,
             env_lines=env_lines,
             cited=tuple(_unique(cited)),
             notes=tuple(notes),
             gpus=row.gpus,
+            origins=found.origins,
+            overrides=self.overrides(release),
         )
 
     @staticmethod
@@ -429,10 +472,9 @@ class Releases:
             return NotDocumented(release, _none_or_two(release, present, looked, f"{CONFIGS_ROOT}/{family}"))
         ((dtype, (name, variant)),) = chosen.items()
         constant = constants[name]
-        sets = {WORKLOAD_FIELDS[key]: value for key, value in constant.values.items() if key in WORKLOAD_FIELDS}
-        unresolved = tuple(WORKLOAD_FIELDS[key] for key in constant.unresolved if key in WORKLOAD_FIELDS)
-        for key in unresolved:
-            sets.pop(key, None)
+        found, scaled = self._evaluate_workload(
+            release, row, task, family, recipe, dtype, name, constant, variant or default_variant or "v1"
+        )
         selection: list[tuple[str, str]] = [("-m", family), ("-mr" if variants else "-s", recipe)]
         if task[0] != "pretrain" or variants:
             selection.append(("--task", task[0]))
@@ -449,11 +491,14 @@ class Releases:
         cited += self._utils_cited(commit, variants, variant_line)
         env, env_lines, env_cited = self._perf_env(commit)
         cited += env_cited
+        cited += found.cited
         notes = [
             f"{name} gives num_gpus {constant.values.get('num_gpus')}; setup_experiment.py runs on the -ng GPUs, "
             "and when they differ from num_gpus it scales the global batch by -ng / num_gpus unless -gb is given "
             "(the configs' own comment says num_gpus is for representation)."
         ]
+        if scaled:
+            notes.append(scaled)
         if env is not None:
             notes.append(
                 "env is PERF_ENV_VARS, which the launcher exports for every run; it also sets variables that depend "
@@ -467,8 +512,8 @@ class Releases:
             configuration=name,
             selection=tuple(selection),
             compute_dtype=dtype,
-            sets=_ordered(sets),
-            unresolved=unresolved,
+            sets=ordered(found.values),
+            unresolved=found.unresolved,
             env=env,
             env_lines=env_lines,
             cited=tuple(_unique(cited)),
@@ -476,7 +521,66 @@ class Releases:
             gpus=row.gpus,
             runner=runner.group(1) if runner else "python",
             prelude=(_NEMO_RUN_INSTALL,) if prelude else (),
+            origins=found.origins,
+            overrides=self.overrides(release),
         )
+
+    def _evaluate_workload(
+        self,
+        release: Release,
+        row: Row,
+        task: tuple[str, str, str],
+        family: str,
+        recipe: str,
+        dtype: str,
+        name: str,
+        constant: _Constant,
+        variant: str,
+    ) -> tuple[effective.Effective, str]:
+        """What the launcher of 0.2 to 0.5 runs for this row: its configuration function evaluated
+        (megatron_bridge_effective.py), and the global batch scaled as the launcher scales it; with
+        a note when it scales it."""
+        commit = release.commit
+        path = constant.cited[-1][0]
+        ev = self.evaluator(commit, scripts=True)
+
+        def chosen_constant(*_: Any) -> pyconfig.Val:
+            # get_workload_base_config picks the constant with importlib: the one chosen above, as it would.
+            module = ev.module(effective.dotted(path))
+            return ev.global_name(module, name) if module is not None else pyconfig.unknown(f"{path} is not read")
+
+        ev.intercepts["get_workload_base_config"] = chosen_constant
+        keywords: dict[str, pyconfig.Val] = {"precision": pyconfig.Val(dtype)}
+        if release.shape == "variants":
+            module, function_name = f"configs.{family}", f"{recipe}_{task[0]}_config_{row.gpu}"
+            keywords["config_variant"] = pyconfig.Val(variant)
+            if task[0] == "pretrain":
+                keywords["mock"] = pyconfig.Val(True)
+        else:
+            kind = "finetune" if task[0] in ("sft", "lora") else "pretrain"
+            module = f"configs.{family}.{family}_llm_{kind}"
+            function_name = f"{family}_{recipe}_{row.gpu}" + (
+                "_config" if task[0] == "pretrain" else f"_{task[0]}_config"
+            )
+        function = ev.function(module, function_name)
+        if function is None:
+            cfg = pyconfig.unknown(f"the launcher's configuration function {module}.{function_name} is not found")
+        else:
+            cfg = ev.call(pyconfig.Val(function), [], keywords)
+        found = effective.read_effective(cfg, release.shape, dtype, row.gpus, ev, lambda p: p.startswith(CONFIGS_ROOT))
+        num_gpus, batch = constant.values.get("num_gpus"), constant.values.get("global_batch_size")
+        if not isinstance(num_gpus, int) or num_gpus == row.gpus:
+            return found, ""
+        values = dict(found.values)
+        origins = dict(found.origins)
+        origins.pop("gbs", None)
+        if isinstance(batch, int):
+            values["gbs"] = int(batch / num_gpus * row.gpus)
+        note = (
+            f"The command runs {row.gpus} GPUs and {name} is written for {num_gpus}, so the launcher scales its "
+            f"global batch {batch} by {row.gpus} / {num_gpus}: sets holds {values.get('gbs')}."
+        )
+        return effective.Effective(values, origins, found.unresolved, found.cited), note
 
     def _defaults(self, commit: str) -> _Constant | None:
         module = self.module(commit, UTILS)
@@ -553,13 +657,11 @@ class Releases:
                     break
 
     def _perf_env(self, commit: str) -> tuple[dict[str, str] | None, tuple[tuple[str, str, int], ...], list[Cited]]:
-        module = self.module(commit, EXECUTORS)
-        if module is None or "PERF_ENV_VARS" not in module.assigns:
+        ev = self.evaluator(commit, scripts=True)
+        module = ev.module(effective.dotted(EXECUTORS))
+        if module is None or "PERF_ENV_VARS" not in module.definitions:
             return None, (), []
-        node = module.assigns["PERF_ENV_VARS"]
-        where: dict[str, tuple[str, int]] = {}
-        env = _Interpreter(self, commit).env_dict(node.value, module, {}, where)
-        cited = [Cited(EXECUTORS, node.lineno, node.end_lineno or node.lineno, "PERF_ENV_VARS")]
+        env, where, cited, _ = _env_dict(ev, ev.global_name(module, "PERF_ENV_VARS"))
         return env, tuple((name, *where[name]) for name in env or ()), cited
 
     def _readme_workload(self, commit: str) -> Iterator[Cited]:
@@ -594,6 +696,40 @@ class Releases:
             if re.search(rf"{re.escape(image)}:{re.escape(release)}(?![\w.])", text)
         ]
         return exact[0] if exact else None
+
+
+_NOT_LISTED = "Its cfg.env_vars holds a value that is not a constant: the environment is not listed."
+
+
+def _env_vars(
+    ev: pyconfig.Evaluator, cfg: pyconfig.Val
+) -> tuple[dict[str, str] | None, dict[str, tuple[str, int]], list[Cited], str]:
+    """A flat configuration's `cfg.env_vars`: the environment (each value as str() of the Python
+    value), the file and line of each name, the top-level statements its names are written in, and
+    a note when it is set but not to constants; (None, {}, [], "") when no file read sets it."""
+    if not isinstance(cfg.value, pyconfig.Obj) or "env_vars" not in cfg.value.fields:
+        return None, {}, [], ""
+    return _env_dict(ev, cfg.value.fields["env_vars"])
+
+
+def _env_dict(
+    ev: pyconfig.Evaluator, value: pyconfig.Val
+) -> tuple[dict[str, str] | None, dict[str, tuple[str, int]], list[Cited], str]:
+    if not isinstance(value.value, pyconfig.DictVal):
+        return None, {}, [], _NOT_LISTED
+    env: dict[str, str] = {}
+    where: dict[str, tuple[str, int]] = {}
+    cited: list[Cited] = []
+    for key, written, item in value.value.items:
+        if not isinstance(key, str) or not item.constant:
+            return None, {}, [], _NOT_LISTED
+        env[key] = str(item.value)  # the last one written wins, in the place of the first, as in Python
+        if written.where is not None:
+            where[key] = (written.where.path, written.where.line)
+            enclosing = ev.enclosing(written.where)
+            if enclosing is not None:
+                cited.append(Cited(*enclosing))
+    return env, where, cited, ""
 
 
 def version_index(text: str) -> dict[str, tuple[str, int]]:
@@ -664,7 +800,8 @@ def _clone_and_switch(text: str) -> Iterator[Cited]:
         yield Cited(PERFORMANCE_README, clone, max(switch, example), "clone, and switch to the release's branch")
 
 
-def _ordered(sets: dict[str, int | None]) -> dict[str, int | None]:
+def ordered(sets: dict[str, int | str | None]) -> dict[str, int | str | None]:
+    """`sets` in the schema's order."""
     return {key: sets[key] for key in ORDER if key in sets}
 
 
@@ -714,303 +851,12 @@ def _with_keywords(source: _Constant, keywords: list[ast.keyword], here: tuple[s
 
 
 class _Module:
-    """A Python file of the publisher's, parsed: its functions, simple assignments and imports."""
+    """A Python file of the publisher's, parsed: its top-level functions (where the launcher finds a
+    configuration by name)."""
 
     def __init__(self, path: str, tree: ast.Module) -> None:
         self.path = path
         self.tree = tree
-        self.functions: dict[str, ast.FunctionDef] = {}
-        self.assigns: dict[str, ast.Assign | ast.AnnAssign] = {}
-        self.imports: dict[str, tuple[str, str]] = {}
-        package = _dotted(path)
-        if not path.endswith("/__init__.py"):
-            package = package.rpartition(".")[0]
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef):
-                self.functions[node.name] = node
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                self.assigns[node.targets[0].id] = node
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-                self.assigns[node.target.id] = node
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")
-                    parts = parts[: len(parts) - (node.level - 1)]
-                    base = ".".join([*parts, *([node.module] if node.module else [])])
-                for alias in node.names:
-                    self.imports[alias.asname or alias.name] = (base, alias.name)
-
-
-def _dotted(path: str) -> str:
-    return path.removeprefix("src/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-
-
-@dataclass
-class _State:
-    """What a configuration object is known to hold, as the statements run."""
-
-    sets: dict[str, Any] = field(default_factory=dict)
-    unknown: set[str] = field(default_factory=set)
-    env: dict[str, str] | None = None
-    env_unknown: bool = False
-    env_where: dict[str, tuple[str, int]] = field(default_factory=dict)
-    """The file and line that set each name of `env`."""
-    cited: list[Cited] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def assign(self, key: str, value: Any, sure: bool) -> None:
-        if value is _NOT_CONSTANT or not sure:
-            self.unknown.add(key)
-            self.sets.pop(key, None)
-        else:
-            self.sets[key] = value
-            self.unknown.discard(key)
-
-
-_MAX_DEPTH = 12
-
-
-class _Interpreter:
-    """Follows a flat perf recipe's statements far enough to know what it sets.
-
-    `cfg = other_perf_recipe()` starts from that function's result; `helper(cfg, ...)` applies a
-    perf-recipe helper (its first parameter bound to cfg, constants to the others); an assignment
-    to a tracked field sets it when the value is a constant. Inside `if`, loops, `with` and `try`,
-    a tracked field assigned (directly or by a helper) becomes unknown. A function outside
-    megatron.bridge.perf_recipes (the library recipe a configuration starts from) is not read.
-    """
-
-    def __init__(self, releases: Releases, commit: str) -> None:
-        self.releases = releases
-        self.commit = commit
-        self.depth = 0
-        self.cited: list[Cited] = []
-        """Module constants whose values were used (`COMMON_PERF_ENV_VARS`)."""
-
-    def lookup(self, module: _Module, name: str) -> tuple[_Module, ast.AST] | None:
-        """Where `name` used in `module` is defined, within the perf recipes (imports followed)."""
-        for _ in range(_MAX_DEPTH):
-            if name in module.functions:
-                return module, module.functions[name]
-            if name in module.assigns:
-                return module, module.assigns[name]
-            if name not in module.imports:
-                return None
-            dotted, original = module.imports[name]
-            if not (dotted == PERF_PACKAGE or dotted.startswith(PERF_PACKAGE + ".")):
-                return None
-            path = self._path(dotted)
-            if path is None:
-                return None
-            loaded = self.releases.module(self.commit, path)
-            if loaded is None:
-                return None
-            module, name = loaded, original
-        return None
-
-    def _path(self, dotted: str) -> str | None:
-        base = "src/" + dotted.replace(".", "/")
-        for path in (f"{base}.py", f"{base}/__init__.py"):
-            if self.releases.text(self.commit, path) is not None:
-                return path
-        return None
-
-    # -- values ---------------------------------------------------------------------------------
-
-    def constant(self, node: ast.expr, module: _Module, local: dict[str, Any]) -> Any:
-        value = _literal(node)
-        if value is not _NOT_CONSTANT:
-            return value
-        if isinstance(node, ast.Name):
-            if node.id in local:
-                return local[node.id]
-            found = self.lookup(module, node.id)
-            if found is not None and isinstance(found[1], (ast.Assign, ast.AnnAssign)) and found[1].value is not None:
-                self._cite(found[0], found[1], node.id)
-                self.depth += 1
-                try:
-                    if self.depth > _MAX_DEPTH:
-                        return _NOT_CONSTANT
-                    return self.constant(found[1].value, found[0], {})
-                finally:
-                    self.depth -= 1
-        return _NOT_CONSTANT
-
-    def env_dict(
-        self,
-        node: ast.expr | None,
-        module: _Module,
-        local: dict[str, Any],
-        where: dict[str, tuple[str, int]] | None = None,
-    ) -> dict[str, str] | None:
-        """A dict of environment variables written with constants (and `**CONSTANT_DICT`), as str();
-        `where` is given the file and line of each name's key, the last one written winning as in Python."""
-        if isinstance(node, ast.Name):
-            found = self.lookup(module, node.id)
-            if found is None or not isinstance(found[1], (ast.Assign, ast.AnnAssign)):
-                return None
-            self._cite(found[0], found[1], node.id)
-            return self.env_dict(found[1].value, found[0], {}, where)
-        if not isinstance(node, ast.Dict):
-            return None
-        env: dict[str, str] = {}
-        for key, value in zip(node.keys, node.values, strict=True):
-            if key is None:
-                merged = self.env_dict(value, module, local, where)
-                if merged is None:
-                    return None
-                env.update(merged)
-                continue
-            name = self.constant(key, module, local)
-            text = self.constant(value, module, local)
-            if not isinstance(name, str) or text is _NOT_CONSTANT or isinstance(text, (dict, list, tuple)):
-                return None
-            env[name] = str(text)
-            if where is not None:
-                where[name] = (module.path, key.lineno)
-        return env
-
-    def _cite(self, module: _Module, node: ast.stmt, name: str) -> None:
-        self.cited.append(Cited(module.path, node.lineno, node.end_lineno or node.lineno, name))
-
-    # -- statements -----------------------------------------------------------------------------
-
-    def run_function(
-        self, module: _Module, function: ast.FunctionDef, state: _State, binding: dict[str, Any], cfg: str | None = None
-    ) -> None:
-        """Run `function`'s statements on `state`; `cfg` names the parameter bound to it (a helper)."""
-        self.depth += 1
-        try:
-            if self.depth > _MAX_DEPTH:
-                state.notes.append(f"{function.name} calls helpers deeper than this reader follows.")
-                return
-            state.cited.append(
-                Cited(module.path, function.lineno, function.end_lineno or function.lineno, function.name)
-            )
-            local = dict(self._defaults(function, module))
-            local.update(binding)
-            configs = {cfg} if cfg else set()
-            for statement in function.body:
-                self.statement(statement, module, state, local, configs, sure=True)
-        finally:
-            self.depth -= 1
-
-    def _defaults(self, function: ast.FunctionDef, module: _Module) -> Iterator[tuple[str, Any]]:
-        arguments = [*function.args.posonlyargs, *function.args.args]
-        for argument, default in zip(
-            arguments[len(arguments) - len(function.args.defaults) :], function.args.defaults, strict=True
-        ):
-            yield argument.arg, self.constant(default, module, {})
-        for argument, default in zip(function.args.kwonlyargs, function.args.kw_defaults, strict=True):
-            if default is not None:
-                yield argument.arg, self.constant(default, module, {})
-
-    def statement(
-        self, node: ast.stmt, module: _Module, state: _State, local: dict[str, Any], configs: set[str], sure: bool
-    ) -> None:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                if isinstance(node.value, ast.Call) and self._call(node.value, module, state, local, configs, sure):
-                    configs.add(target.id)  # cfg = base_recipe() or cfg = helper(cfg, ...)
-                elif isinstance(node.value, ast.Call):
-                    configs.add(target.id)  # a library recipe: a configuration this reader knows nothing of
-                elif sure:
-                    local[target.id] = self.constant(node.value, module, local)
-                return
-            path = _attribute_path(target)
-            if path is None or path[0] not in configs:
-                return
-            if path[1:] == ("env_vars",):
-                where: dict[str, tuple[str, int]] = {}
-                env = self.env_dict(node.value, module, local, where)
-                state.env_unknown = env is None or not sure
-                state.env = env
-                state.env_where = where
-                return
-            key = TRACKED.get(path[1:]) if len(path) == 3 else None
-            if key is not None:
-                state.assign(key, self.constant(node.value, module, local), sure)
-            return
-        if isinstance(node, ast.AnnAssign) and node.value is not None:
-            self.statement(
-                ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno),
-                module,
-                state,
-                local,
-                configs,
-                sure,
-            )
-            return
-        if isinstance(node, ast.AugAssign):
-            path = _attribute_path(node.target)
-            key = TRACKED.get(path[1:]) if path is not None and len(path) == 3 and path[0] in configs else None
-            if key is not None:
-                state.assign(key, _NOT_CONSTANT, sure)
-            elif path is not None and path[0] in configs and path[1:] == ("env_vars",):
-                state.env_unknown = True
-            return
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            self._call(node.value, module, state, local, configs, sure)
-            return
-        if isinstance(node, ast.Return):
-            return
-        for child in ast.iter_child_nodes(node):  # if, for, while, with, try: nothing there is sure
-            if isinstance(child, ast.stmt):
-                self.statement(child, module, state, local, configs, sure=False)
-            elif isinstance(child, ast.ExceptHandler | ast.match_case):
-                for inner in child.body:
-                    self.statement(inner, module, state, local, configs, sure=False)
-
-    def _call(
-        self, call: ast.Call, module: _Module, state: _State, local: dict[str, Any], configs: set[str], sure: bool
-    ) -> bool:
-        """Apply a perf-recipe function called on a configuration (or starting one): True when it did."""
-        if not isinstance(call.func, ast.Name):
-            return False
-        found = self.lookup(module, call.func.id)
-        if found is None or not isinstance(found[1], ast.FunctionDef):
-            return False
-        defined_in, function = found
-        parameters = [argument.arg for argument in [*function.args.posonlyargs, *function.args.args]]
-        binding: dict[str, Any] = {}
-        cfg: str | None = None
-        for index, argument in enumerate(call.args):
-            if index >= len(parameters):
-                break
-            if isinstance(argument, ast.Name) and argument.id in configs:
-                cfg = parameters[index]
-            else:
-                binding[parameters[index]] = self.constant(argument, module, local)
-        for keyword in call.keywords:
-            if keyword.arg is None:
-                continue
-            if isinstance(keyword.value, ast.Name) and keyword.value.id in configs:
-                cfg = keyword.arg
-            else:
-                binding[keyword.arg] = self.constant(keyword.value, module, local)
-        if cfg is None and call.args:
-            return False  # a perf-recipe function given no configuration: not one that changes it
-        if sure:
-            self.run_function(defined_in, function, state, binding, cfg)
-        else:
-            inner = _State()
-            self.run_function(defined_in, function, inner, binding, cfg)
-            for key in [*inner.sets, *inner.unknown]:
-                state.assign(key, _NOT_CONSTANT, sure=False)
-            if inner.env is not None or inner.env_unknown:
-                state.env_unknown = True
-            state.cited += inner.cited
-        return True
-
-
-def _attribute_path(node: ast.expr) -> tuple[str, ...] | None:
-    """`cfg.model.seq_length` -> ('cfg', 'model', 'seq_length'); None for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return (node.id, *reversed(parts))
+        self.functions: dict[str, ast.FunctionDef] = {
+            node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)
+        }

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..checking import launchvalues
 from ..checking.scriptinputs import script_inputs
 from . import firstseen
 from . import megatron_bridge as mb
@@ -313,7 +314,7 @@ def _recipe(
     if mtp is not None:
         data["layout"]["mtp_layers"] = mtp
     if isinstance(launch, launches.Documented):
-        data["launch"] = _launch(launch, int(per_node.value), context, found, values.system)
+        data["launch"] = _launch(launch, int(per_node.value), context, found, values.system, _row_values(data))
     elif isinstance(launch, launches.NotDocumented):
         data["launch"] = {"kind": "not-published", "reason": _not_documented(launch)}
     disagreements = [
@@ -720,28 +721,78 @@ LAUNCH_INPUTS: dict[str, tuple[str, str]] = {
 }
 """What every Megatron-Bridge launch reads from whoever runs it."""
 
-_SETS_COMPARED: tuple[tuple[str, str, str], ...] = (
-    ("gpus", "gpus", "GPUs"),
-    ("tp", "tp", "TP"),
-    ("pp", "pp", "PP"),
-    ("vp", "vp", "VP"),
-    ("cp", "cp", "CP"),
-    ("ep", "ep", "EP"),
-    ("etp", "etp", "ETP"),
-    ("gbs", "gbs", "GBS"),
-    ("mbs", "mbs", "MBS"),
-    ("seq_length", "seq_len", "sequence length"),
-)
-"""launch.sets keys, the row's field each is compared with, and the label (checking/rules.py's Launch values)."""
+
+def _row_values(data: dict[str, Any]) -> dict[str, Any]:
+    """What the row states of each dimension, keyed as launch.sets (checking/launchvalues.py)."""
+    layout, workload = data["layout"], data["workload"]
+    return {
+        "gpus": data["gpu"]["count"],
+        "tp": layout.get("tp"),
+        "pp": layout.get("pp"),
+        "vp": layout.get("vpp"),
+        "cp": layout.get("cp"),
+        "ep": layout.get("ep"),
+        "etp": layout.get("etp"),
+        "gbs": workload.get("global_batch"),
+        "mbs": layout.get("rows_per_microbatch"),
+        "seq_length": workload.get("row_tokens"),
+        "precision": workload.get("precision"),
+    }
+
+
+@dataclass(frozen=True)
+class _Overridden:
+    """A dimension the command sets on its command line so that it runs the row."""
+
+    key: str
+    was: int | str | None
+    """The configuration's value; None with `known` False when it could not be read."""
+    known: bool
+    value: int | None
+    words: tuple[str, ...]
+
+
+def _overrides(
+    found: launches.Documented, row: dict[str, Any]
+) -> tuple[dict[str, Any], list[_Overridden], list[str], list[str], list[launches.Cited]]:
+    """The launcher's own options for every dimension the configuration runs otherwise than the row
+    (or that could not be read), where this release's launcher has one: the sets the command then
+    runs, what was overridden, the options, the trailing overrides and the lines to cite."""
+    sets = dict(found.sets)
+    overridden: list[_Overridden] = []
+    options: list[str] = []
+    trailing: list[str] = []
+    cited: list[launches.Cited] = []
+    gaps = launchvalues.compare(row, sets)
+    wanted = [key for key in launchvalues.LABELS if key in gaps.differing or key in gaps.unstated]
+    for key in wanted:
+        value = row.get(key)
+        if found.overrides is None or key in ("gpus", "precision") or not found.overrides.can_set(key):
+            continue
+        words, tail = found.overrides.words(key, value)
+        options += words
+        trailing += tail
+        cited += found.overrides.cited(key, value)
+        was = sets.get(key)
+        overridden.append(_Overridden(key, was, key in sets, value, (*words, *tail)))
+        sets[key] = None if key == "vp" and value == 1 else value
+    return launches.ordered(sets), overridden, options, trailing, cited
 
 
 def _launch(
-    found: launches.Documented, per_node: int, context: Context, releases: launches.Releases, system: str
+    found: launches.Documented,
+    per_node: int,
+    context: Context,
+    releases: launches.Releases,
+    system: str,
+    row: dict[str, Any],
 ) -> dict[str, Any]:
     release = found.release
     commit = release.commit
+    sets, overridden, options, trailing, override_cited = _overrides(found, row)
     image, image_note, image_cited = _launch_image(release.name, commit, context, releases)
     cited_files = (*found.cited, image_cited) if image_cited and image_cited not in found.cited else found.cited
+    cited_files = (*cited_files, *(item for item in override_cited if item not in cited_files))
     env, withheld = (
         withhold(found.env, {name: (path, line) for name, path, line in found.env_lines})
         if found.env is not None
@@ -758,7 +809,7 @@ def _launch(
         ),
     )
     nodes = found.gpus // per_node if found.launcher == "train.sh" else None
-    command = _command(found, per_node, nodes, image)
+    command = _command(found, per_node, nodes, image, options, trailing)
     notes = [
         f"Megatron-Bridge {release.version} is the {release.name} container's version, as the documentation's "
         f"version picker says ({launches.VERSION_INDEX[1]}, "
@@ -774,12 +825,7 @@ def _launch(
             "Set by the publisher's environment, and withheld from env as names a recipe may not set (the page "
             "warns of each): " + ", ".join(item["name"] for item in withheld) + "."
         )
-    if found.unresolved:
-        notes.append(
-            "Set by the configuration under a condition or to a value that is not a constant, so not in sets: "
-            + ", ".join(found.unresolved)
-            + "."
-        )
+    notes += _sets_notes(found, sets, overridden)
     if found.launcher == "train.sh" and found.env is not None:
         notes.append(
             "env is the function's cfg.env_vars (each value as str() of the Python value): Megatron-Bridge sets them "
@@ -806,7 +852,7 @@ def _launch(
         "command": command,
         **({"env": env} if env is not None else {}),
         **({"withheld": withheld} if withheld else {}),
-        "sets": dict(found.sets),
+        "sets": sets,
         "inputs": _inputs(command, found, per_node, system),
         "notes": " ".join(note for note in notes if note),
     }
@@ -857,17 +903,29 @@ def _launch_image(
     )
 
 
-def _command(found: launches.Documented, per_node: int, nodes: int | None, image: str | None) -> str:
+def _command(
+    found: launches.Documented,
+    per_node: int,
+    nodes: int | None,
+    image: str | None,
+    options: Sequence[str] = (),
+    trailing: Sequence[str] = (),
+) -> str:
+    """The documented command, with the launcher's options that make it run the row (`options`,
+    pairs of words) and trailing `KEY=VALUE` overrides after them, one to a line."""
     container = image or '"$CONTAINER_IMAGE"'
+    pairs = [" ".join(options[index : index + 2]) for index in range(0, len(options), 2)]
     if found.launcher == "train.sh":
-        options = dict(found.selection)
+        selection = dict(found.selection)
         lines = [
             "./scripts/training/train.sh",
             f"    --nodes {nodes} --gpus-per-node {per_node}",
             '    --account "$SLURM_ACCOUNT" --partition "$SLURM_PARTITION"',
             f"    --container-image {container}",
-            f"    --recipe {options['--recipe']}",
-            f"    --mode {options['--mode']}",
+            f"    --recipe {selection['--recipe']}",
+            f"    --mode {selection['--mode']}",
+            *(f"    {pair}" for pair in pairs),
+            *(f"    {override}" for override in trailing),
         ]
         return " \\\n".join(lines) + "\n"
     lines = [
@@ -878,8 +936,54 @@ def _command(found: launches.Documented, per_node: int, nodes: int | None, image
         *(f"  {flag} {value}" for flag, value in found.selection),
         f"  -ng {found.gpus}",
         f"  -gn {per_node}",
+        *(f"  {pair}" for pair in pairs),
+        *(f"  {override}" for override in trailing),
     ]
     return "".join(f"{line}\n" for line in found.prelude) + " \\\n".join(lines) + "\n"
+
+
+def _sets_notes(found: launches.Documented, sets: dict[str, Any], overridden: list[_Overridden]) -> list[str]:
+    """What the notes say of sets: where each value the configuration gives is written, what the
+    command overrides and why, and what could not be read."""
+    notes = []
+    written = [
+        f"{launchvalues.LABELS[key]} {launchvalues.show(found.sets[key]) if found.sets[key] is not None else 'None'} "
+        f"({where.path} line {where.line})"
+        for key, where in found.origins.items()
+        if key in found.sets
+    ]
+    if written:
+        notes.append("Where the configuration's values are written: " + "; ".join(written) + ".")
+    if overridden:
+        said = []
+        for item in overridden:
+            label = launchvalues.LABELS[item.key]
+            shown = (
+                "None"
+                if item.value is None or (item.key == "vp" and item.value == 1)
+                else launchvalues.show(item.value)
+            )
+            before = (
+                f"the configuration runs {launchvalues.show(item.was) if item.was is not None else 'None'}"
+                if item.known
+                else f"the configuration's could not be read: {found.unresolved.get(item.key, 'not known')}"
+            )
+            said.append(f"{label} {shown} ({before}) with `{' '.join(item.words)}`")
+        notes.append(
+            "The command adds the launcher's own options so that it runs the row's configuration: "
+            + "; ".join(said)
+            + ". sets holds what the command runs with them; without them it would not run the row. Whether the "
+            "configuration's other settings (recompute, CUDA graphs, a pipeline layout) suit the row's values is "
+            "not checked."
+        )
+    left = {key: why for key, why in found.unresolved.items() if key not in sets}
+    if left:
+        notes.append(
+            "Not in sets, since it could not be read from the files: "
+            + "; ".join(f"{launchvalues.LABELS.get(key, key)} ({why})" for key, why in left.items())
+            + "."
+        )
+    return notes
 
 
 def _nodes(count: int) -> str:
@@ -906,12 +1010,18 @@ def _inputs(command: str, found: launches.Documented, per_node: int, system: str
     return inputs
 
 
+_SETS_READ = (
+    "sets holds what the run's configuration holds, read with Python's ast (never imported or run): what the "
+    "function, the library recipe it starts from and the defaults those inherit assign, with the precision of "
+    "its compute dtype"
+)
+
+
 def _configuration_note(found: launches.Documented) -> str:
     if found.launcher == "train.sh":
         return (
             f"The row's configuration is the flat perf recipe {found.configuration} (-c {found.compute_dtype}); "
-            "sets holds what it, the perf recipe it starts from and the perf-recipe helpers it calls assign; the "
-            "library recipe it starts from (outside perf_recipes) sets the rest."
+            f"{_SETS_READ}, and the sequence length its dataset's, from which the runner sets the model's."
         )
     variant = dict(found.selection).get("-cv")
     picked = (
@@ -921,9 +1031,15 @@ def _configuration_note(found: launches.Documented) -> str:
         if dict(found.selection).get("-mr")
         else "as the launcher names it for these options"
     )
+    sequence = (
+        "the model's, as long as which the launcher makes its mock dataset"
+        if dict(found.selection).get("-mr")
+        else "the dataset's, which the configuration's check requires the model's to equal"
+    )
     return (
-        f"The row's configuration is {found.configuration} (-c {found.compute_dtype}), {picked}; sets holds its "
-        "fields, with WorkloadBaseConfig's defaults for those it does not write."
+        f"The row's configuration is {found.configuration} (-c {found.compute_dtype}), {picked}, applied by the "
+        f"launcher's configuration function with WorkloadBaseConfig's defaults for the fields it does not write; "
+        f"{_SETS_READ}, and the sequence length {sequence}."
     )
 
 
@@ -935,40 +1051,27 @@ def _not_documented(found: launches.NotDocumented) -> str:
 
 
 def _launch_disagreement(data: dict[str, Any], found: launches.Found) -> list[dict[str, str]]:
-    """Where the configuration sets other values than the row prints (the Launch values check), say so."""
-    if not isinstance(found, launches.Documented):
+    """Where the command runs other values than the row prints even with the launcher's options (the
+    Launch values check), say so."""
+    if not isinstance(found, launches.Documented) or "launch" not in data:
         return []
-    row = {
-        "gpus": data["gpu"]["count"],
-        "tp": data["layout"]["tp"],
-        "pp": data["layout"]["pp"],
-        "vp": data["layout"].get("vpp"),
-        "cp": data["layout"]["cp"],
-        "ep": data["layout"].get("ep"),
-        "etp": data["layout"].get("etp"),
-        "gbs": data["workload"]["global_batch"],
-        "mbs": data["layout"]["rows_per_microbatch"],
-        "seq_len": data["workload"]["row_tokens"],
-    }
-    differing = []
-    for key, field_, label in _SETS_COMPARED:
-        if key not in found.sets or row[field_] is None:
-            continue
-        value = found.sets[key]
-        if value is None:
-            value = row["tp"] if key == "etp" else 1
-        if value != row[field_]:
-            differing.append(f"{label} {value} (the table: {row[field_]})")
-    if not differing:
+    gaps = launchvalues.compare(_row_values(data), data["launch"].get("sets", {}))
+    if not gaps.differing:
         return []
+    by_key = {item.key: item for item in gaps.comparisons}
+    differing = [
+        f"{item.label} {launchvalues.show(item.launch)} (the table: {launchvalues.show(item.row)})"
+        for item in (by_key[key] for key in gaps.differing)
+    ]
     return [
         {
             "check": "Launch values",
             "note": (
                 f"The configuration Megatron-Bridge's launcher loads for this row at the {found.release.name} "
-                f"container's revision ({found.configuration}, tag {found.release.tag}) sets "
+                f"container's revision ({found.configuration}, tag {found.release.tag}) runs "
                 + ", ".join(differing)
-                + ". The page does not say which configuration produced its figures; both are kept as published."
+                + ", and its launcher has no option for it. The page does not say which configuration produced "
+                "its figures; both are kept as published."
             ),
         }
     ]

@@ -27,13 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import fmt
+from ..checking import launchvalues
 from ..checking.scriptinputs import script_inputs
 from ..measuring import compute, mllog, score
 from ..problems import Problem
 from ..reading import shellenv
 from ..reading.envnames import is_dangerous_name
 from . import mlperf as mp
-from . import mlperf_launch
+from . import mlperf_effective, mlperf_launch
 from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
 from .mlperf import lines as _lines
@@ -250,8 +251,8 @@ def _recipe(repository: mp.Repository, result: mp.Result) -> Planned | Skipped:
         },
         "correctness": _correctness(runs, time_to_train),
     }
-    launch, disagreements = _launch(repository, result, config, evidence, count)
-    data["launch"] = launch
+    data["launch"] = _launch(repository, result, config, evidence)
+    disagreements = _launch_disagreement(data, config)
     if disagreements:
         data["disagreements"] = disagreements
     data["notes"] = "\n".join(f"- {note}" for note in (*scoring_note, *_notes(result, config, evidence))) + "\n"
@@ -680,13 +681,11 @@ def _precision(config: mp.ShellConfig) -> tuple[str, str | None] | None:
 # --- the documented launch -----------------------------------------------------------------------
 
 
-def _launch(
-    repository: mp.Repository, result: mp.Result, config: mp.ShellConfig, evidence: str, count: int
-) -> tuple[dict[str, Any], list[dict[str, str]]]:
+def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig, evidence: str) -> dict[str, Any]:
     source = repository.source
     found = mlperf_launch.find(source, result, config, evidence)
     if isinstance(found, mlperf_launch.Undocumented):
-        return {"kind": "not-published", "reason": found.reason}, []
+        return {"kind": "not-published", "reason": found.reason}
     notes = [
         f"The launch {result.submitter}'s submission documents for this configuration, at the results' commit: "
         "how the publisher launches it, not a log of the runs.",
@@ -709,8 +708,9 @@ def _launch(
             conditional[-1] |= {"file": item.path, "line": item.line}
         elif item.value is not None and all(entry["name"] != item.name for entry in withheld):
             withheld += withhold({item.name: item.value}, {item.name: (item.path, item.line)})[1]
+    effective = mlperf_effective.read(source, found.workdir, config)
     cited = [*(item.path for item in found.cited), *(file.path for file in config.files)]
-    commit = _last_commit(source, cited)
+    commit = _last_commit(source, [*cited, *(item.path for item in effective.cited)])
     files = [item.launch_file(repository.name, commit) for item in found.cited]
     for index, file in enumerate(config.files):
         total = max(1, len(_lines(file.text)))
@@ -743,20 +743,32 @@ def _launch(
         launch["conditional"] = conditional
     if withheld:
         launch["withheld"] = withheld
+    for item in effective.cited:
+        entry = item.launch_file(repository.name, commit)
+        if all((known["path"], known.get("lines")) != (entry["path"], entry.get("lines")) for known in files):
+            files.append(entry)
     sets: dict[str, Any] = {}
-    nodes, _ = _int(config, "DGXNNODES")
-    per_node, _ = _int(config, "DGXNGPU")
-    if nodes and per_node:
-        sets["gpus"] = nodes * per_node
+    if "gpus" in effective.values:
+        sets["gpus"] = effective.values["gpus"]
     for key, names in (
         ("tp", ("TP", "TENSOR_MODEL_PARALLEL")),
         ("pp", ("PP", "PIPELINE_MODEL_PARALLEL")),
         ("cp", ("CP", "CONTEXT_PARALLEL")),
-        ("mbs", ("MBS", "MICRO_BATCH_SIZE")),
     ):
         value, _ = _int(config, *names)
         if value:
             sets[key] = value
+    for key in ("gbs",):
+        if key in effective.values:
+            sets[key] = effective.values[key]
+    value, _ = _int(config, "MBS", "MICRO_BATCH_SIZE")
+    if value:
+        sets["mbs"] = value
+    if "seq_length" in effective.values:
+        sets["seq_length"] = effective.values["seq_length"]
+    precision = _precision(config)
+    if precision is not None:
+        sets["precision"] = precision[0]
     if sets:
         launch["sets"] = sets
     launch["inputs"] = _inputs(command, env, found.container)
@@ -786,20 +798,53 @@ def _launch(
         )
     for file, line, what in config.unread:
         notes.append(f"{file} line {line}: {what}; what it sets is not read.")
-    launch["notes"] = " ".join(notes)[:5000]
-    disagreements = []
-    if sets.get("gpus") not in (None, count):
-        disagreements.append(
-            {
-                "check": "Launch values",
-                "note": (
-                    f"The system description gives {count} GPUs; {config.name} sets DGXNNODES × DGXNGPU "
-                    f"= {sets['gpus']}. "
-                    "Both are the submitter's files, as published."
-                ),
-            }
+    notes += effective.notes
+    if precision is not None:
+        notes.append(
+            "sets.precision is the configuration's, read as the recipe's precision is (FP8, FP4 and their recipes)."
         )
-    return launch, disagreements
+    launch["notes"] = " ".join(notes)[:5000]
+    return launch
+
+
+def _launch_disagreement(data: dict[str, Any], config: mp.ShellConfig) -> list[dict[str, str]]:
+    """Where the launch's configuration runs other values than the result (the Launch values check),
+    say which and that both are the submitter's: an MLPerf launch has no option that sets them."""
+    launch = data["launch"]
+    if launch.get("kind") != "documented":
+        return []
+    layout, workload = data["layout"], data["workload"]
+    row = {
+        "gpus": data["gpu"]["count"],
+        "tp": layout.get("tp"),
+        "pp": layout.get("pp"),
+        "cp": layout.get("cp"),
+        "mbs": layout.get("rows_per_microbatch"),
+        "gbs": workload.get("global_batch"),
+        "seq_length": workload.get("row_tokens"),
+        "precision": workload.get("precision"),
+    }
+    gaps = launchvalues.compare(row, launch.get("sets", {}))
+    if not gaps.differing:
+        return []
+    by_key = {item.key: item for item in gaps.comparisons}
+    whose = {
+        "gpus": "the system description",
+        "gbs": "the logs' global_batch_size",
+        "seq_length": "the logs' max_sequence_length",
+    }
+    said = [
+        f"{item.label} {launchvalues.show(item.launch)} ({whose.get(key, 'the result')}: {launchvalues.show(item.row)})"
+        for key, item in ((key, by_key[key]) for key in gaps.differing)
+    ]
+    return [
+        {
+            "check": "Launch values",
+            "note": f"The documented launch, with {config.name} sourced, runs "
+            + ", ".join(said)
+            + ". Both are the submitter's files, as published; the launch has no option that sets them otherwise.",
+        }
+    ]
 
 
 def _inputs(command: str, env: dict[str, str], container: str | None) -> list[dict[str, str]]:

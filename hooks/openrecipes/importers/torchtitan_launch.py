@@ -432,10 +432,17 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
     sets: dict[str, Any] = {"gpus": row.gpus, "tp": row.layout["tp"], "pp": row.layout["pp"]}
     if "cp" in row.layout:
         sets["cp"] = row.layout["cp"]
+    batch, batch_cited, batch_notes = _launch_values(row, config, source, commit, doc is not None)
+    if "gbs" in batch:
+        sets["gbs"] = batch["gbs"]
     if row.layout["pp"] == 1 and row.values.local_batch is not None:
         sets["mbs"] = row.values.local_batch  # no pipeline stages: the local batch is one microbatch
     if row.values.seq_len is not None:
         sets["seq_length"] = row.values.seq_len
+    if "precision" in batch:
+        sets["precision"] = batch["precision"]
+    cited += batch_cited
+    launch_notes += " " + " ".join(batch_notes)
     version = commit[:7] + (f", {row.version.date}" if row.version.date else "")
     return {
         "kind": "documented",
@@ -453,6 +460,58 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
         "inputs": inputs,
         "notes": launch_notes,
     }
+
+
+TRAIN_SCRIPTS = ("train.py", "torchtitan/train.py")
+_GLOBAL_BATCH_RULE = re.compile(r"global.batch.size.*batch_size \* dp_degree")
+PARAM_PRECISIONS = {"bfloat16": "bf16", "float16": "fp16"}
+"""torchtitan's mixed-precision parameter type -> `workload.precision`'s word."""
+
+
+def global_batch_rule(source: GitSource, commit: str) -> tuple[str, int, str] | None:
+    """(path, line, text) of the training script's line that makes the global batch local batch × DP."""
+    for path in TRAIN_SCRIPTS:
+        try:
+            text = source.show(path, commit)
+        except GitError:  # the script moved between versions: try the next place
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if _GLOBAL_BATCH_RULE.search(line):
+                return path, number, line.strip()
+    return None
+
+
+def _launch_values(
+    row: Row, config: TrainConfig, source: GitSource, commit: str, float8: bool
+) -> tuple[dict[str, Any], list[Cited], list[str]]:
+    """The global batch and the precision the command runs, with the line the batch rests on and notes."""
+    found: dict[str, Any] = {}
+    cited: list[Cited] = []
+    notes: list[str] = []
+    local = row.values.local_batch if row.values.local_batch is not None else config.values.get("training.batch_size")
+    shard = row.values.fsdp if row.values.fsdp is not None else config.values.get("training.data_parallel_shard_degree")
+    replicate = config.values.get("training.data_parallel_replicate_degree", 1)
+    rule = global_batch_rule(source, commit)
+    others = row.layout["tp"] * row.layout["pp"] * row.layout.get("cp", 1)
+    if isinstance(local, int) and isinstance(shard, int) and isinstance(replicate, int) and rule is not None:
+        dp = (row.gpus // (others * replicate) if shard == -1 else shard) * replicate
+        found["gbs"] = local * dp
+        path, line, text = rule
+        cited.append(Cited(path, line, line, "the global batch: local batch × data-parallel degree"))
+        notes.append(
+            f"sets.gbs is the local batch {local} × the data-parallel degree {dp} the command runs, as {path} "
+            f"computes it (line {line}: `{text}`)."
+        )
+    else:
+        notes.append(
+            "Not in sets: the global batch, since the local batch, the FSDP degree or torchtitan's rule for it "
+            "cannot be read from the command and its train config."
+        )
+    if float8:
+        found["precision"] = "fp8"
+    elif str(config.values.get("training.mixed_precision_param")) in PARAM_PRECISIONS:
+        found["precision"] = PARAM_PRECISIONS[str(config.values["training.mixed_precision_param"])]
+    return found, cited, notes
 
 
 def _heading_docstring(lines: list[str], line: int) -> int:

@@ -18,6 +18,7 @@ which setting could not be mapped.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -61,8 +62,7 @@ LAUNCH_INPUTS = {
 LAUNCH_ORIGINS = {
     "MASTER_ADDR": "your cluster (under Slurm, the first host of `scontrol show hostnames $SLURM_JOB_NODELIST`)",
 }
-_GLOBAL_BATCH_RULE = re.compile(r"global.batch.size.*batch_size \* dp_degree")
-_TRAIN_SCRIPTS = ("train.py", "torchtitan/train.py")
+_TRAIN_SCRIPTS = torchtitan_launch.TRAIN_SCRIPTS
 _REPORT_TAG = re.compile(r"_(\d{6}|\d{4}-\d{2})_(.+)$")
 
 
@@ -318,7 +318,20 @@ def _launch(
                 sets[key] = config.get(config_key)
         if sets.get("pp") != 1:
             sets.pop("mbs", None)  # with pipeline stages, the local batch is split into microbatches
-    ordered = [key for key in ("gpus", "tp", "pp", "cp", "mbs", "seq_length") if key in sets]
+    batch_note = ""
+    if config is not None and "gpus" in sets:
+        layout = {"tp": sets.get("tp", 1), "pp": sets.get("pp", 1), "cp": sets.get("cp", 1)}
+        # What the command runs: the config file with its options, never the caption's values.
+        unprinted = dataclasses.replace(values, global_batch=None, local_batch=None)
+        batch, batch_note = _global_batch(unprinted, config, command, layout, sets["gpus"], torchtitan, source, [])
+        if batch is not None:
+            sets["gbs"] = batch
+        else:
+            batch_note = f"Not in sets: the global batch ({batch_note})."
+    precision = _launch_precision(config, command)
+    if precision is not None:
+        sets["precision"] = precision
+    ordered = [key for key in ("gpus", "tp", "pp", "cp", "gbs", "mbs", "seq_length", "precision") if key in sets]
     version = commit[:7] + (f", {torchtitan.date}" if torchtitan and torchtitan.date else "")
     return {
         "kind": "documented",
@@ -341,6 +354,12 @@ def _launch(
                 if env
                 else "."
             )
+            + (f" {batch_note}" if batch_note else "")
+            + (
+                " sets.precision is fp8: the command's --model.converters (over the config's) lists float8."
+                if precision == "fp8"
+                else ""
+            )
         ),
     }
 
@@ -362,6 +381,18 @@ def _report_tag(path: str) -> str:
     stem = path.rsplit("/", 1)[-1].removesuffix(".md")
     match = _REPORT_TAG.search(stem)
     return name_part(f"{match.group(1)}-{match.group(2)}" if match else stem).lower()
+
+
+def _launch_precision(config: Config | None, command: tt.Command) -> str | None:
+    """The precision a command runs: fp8 where model.converters (its option, else the config's)
+    lists float8, else the mixed-precision parameter type; None where neither is written."""
+    if config is None:
+        return None
+    converters = command.options.get("model.converters", config.get("model.converters"))
+    if "float8" in str(converters or ""):
+        return "fp8"
+    param = command.options.get("training.mixed_precision_param", config.get("training.mixed_precision_param"))
+    return torchtitan_launch.PARAM_PRECISIONS.get(str(param))
 
 
 def _precision_token(precision: str, scaling: str | None) -> str:
@@ -495,15 +526,8 @@ def _rule(torchtitan: tt.Version | None, source: GitSource) -> tuple[str, int, s
     commit = source.resolve(torchtitan.commit)
     if commit is None:
         return None
-    for path in _TRAIN_SCRIPTS:
-        try:
-            text = source.show(path, commit)
-        except GitError:  # the script moved between versions: try the next place
-            continue
-        for number, line in enumerate(text.splitlines(), start=1):
-            if _GLOBAL_BATCH_RULE.search(line):
-                return path, number, line.strip(), commit
-    return None
+    found = torchtitan_launch.global_batch_rule(source, commit)
+    return (*found, commit) if found is not None else None
 
 
 def _memory(values: tt.Values, report: tt.Report) -> int | float | None:

@@ -21,7 +21,8 @@ from ..checking import launchscript as launch
 from ..checking import pricebasis, readiness
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from ..checking.launchscript import Launch
-from ..checking.rules import check_statements, launch_comparisons
+from ..checking.launchvalues import configuration_gaps
+from ..checking.rules import check_statements
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
 from ..reading.envnames import is_dangerous_name
@@ -191,7 +192,7 @@ def _outputs_of_recipe(
         derived=entry.derived,
         title=describe.title(recipe),
         launches=recipe_launches,
-        launch_values=launch_comparisons(recipe.fields),
+        launch_values=configuration_gaps(recipe.fields),
         withheld=withheld_environment(recipe.fields),
         conditional=conditional_environment(recipe.fields),
         # Links are made when the page is rendered: `mkdocs serve` plans every page on each
