@@ -42,12 +42,7 @@ def checked_scripts(fields: Any) -> tuple[CheckedScript, ...]:
     says a script was checked when it was not."""
     if shellcheck.unavailable():
         return ()
-    scripts = [
-        (one.kind, script)
-        for one in launchscript.launches(fields)
-        for script in (one.launch_sh, one.env_sh)
-        if script is not None
-    ]
+    scripts = [(one.kind, script) for one in launchscript.launches(fields) for script in one.scripts]
     found = shellcheck.findings([script.text for _, script in scripts])
     return tuple(
         CheckedScript(kind, script.name, tuple(item for item in each if item.level in SHOWN_LEVELS))
@@ -65,8 +60,7 @@ def script_problems(
         script.name: script
         for one in launchscript.launches(fields)
         if one.kind == "documented"
-        for script in (one.launch_sh, one.env_sh)
-        if script is not None
+        for script in one.scripts
     }
     for each in checked:
         if each.kind != "documented":

@@ -117,9 +117,7 @@ def _launch_lines(entry: Entry) -> list[str]:
         if one.kind == "not-published":
             lines += [f"Launch: {facts.NOT_PUBLISHED}", f"  {one.reason}"]
             continue
-        rows = [
-            (script.name, page_url(entry.recipe.id) + script.name) for script in (one.launch_sh, one.env_sh) if script
-        ]
+        rows = [(script.name, page_url(entry.recipe.id) + script.name) for script in one.scripts]
         documented = entry.recipe.fields.launch if one.kind == "documented" else None
         if documented is not None:
             source = documented.source

@@ -209,7 +209,7 @@ def _outputs_of_recipe(
         Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
         Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own),
     ]
-    for script in (script for one in recipe_launches for script in (one.launch_sh, one.env_sh) if script):
+    for script in (script for one in recipe_launches for script in one.scripts):
         outputs.append(
             Output(f"recipes/{recipe.id}/{script.name}", render=fixed(script.text), origin=recipe.path, inputs=own)
         )
@@ -295,7 +295,7 @@ def _recipe_files(site: Pages, src: str, recipe_id: str) -> dict[str, Markup]:
 
 
 def _launch_links(site: Pages, src: str, recipe_id: str, launches: tuple[Launch, ...]) -> dict[str, str]:
-    names = (script.name for one in launches for script in (one.launch_sh, one.env_sh) if script)
+    names = (script.name for one in launches for script in one.scripts)
     return {name: site.link(src, f"recipes/{recipe_id}/{name}") for name in names}
 
 
