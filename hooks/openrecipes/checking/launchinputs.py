@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..reading.shelltext import placeholder_variables
+from ..reading.shelltext import placeholder_variables, placeholders
 from .scriptinputs import SHELL_VARIABLES, script_inputs
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -106,28 +106,33 @@ def _inputs(
     return inputs, [{use.start: variable for variable, use in pairs} for pairs in per_script]
 
 
-def read_variables(scripts: Iterable[str], environment: Sequence[str] = ()) -> set[str]:
-    """The variables any of `scripts` reads (scriptinputs.py), but those `environment` sets."""
-    return {item.name for script in scripts for item in script_inputs(script, environment) if item.kind == "variable"}
-
-
-def unread_inputs(launch: Any) -> list[tuple[tuple[Any, ...], str]]:
-    """Each input named as a variable that nothing reads, with where it is (`("launch", "inputs", 2,
-    "name")`) and what should have read it: the launch's are read by its checkout or command, a
-    preparation step's by its own commands. A program that reads a variable from the environment
-    unasked (W&B's key, say) is a prerequisite said in words, never a variable nothing reads."""
+def unread_inputs(launch: Any) -> list[tuple[tuple[Any, ...], str, str]]:
+    """Each input written as a placeholder of one word (`<path/to/dataset>`, as publishers write them in
+    commands) that no script writes, with where it is (`("launch", "inputs", 2, "name")`), what should
+    have written it and the name: a stale or misspelt input, which would pass for a prerequisite said
+    in words (`<Slurm cluster>`). The launch's are written by its checkout or command, a preparation
+    step's by the checkout or its own commands. A variable (`MODEL`) may be read by a program the
+    command starts (run.sub), so the script exports it whether its text reads it or not."""
     found = []
-    read = read_variables(launch_scripts(launch))
+    written = _written(launch_scripts(launch))
     for index, item in enumerate(launch.inputs or ()):
-        if item.name is not None and _NAME.fullmatch(item.name) and item.name not in read:
-            found.append((("launch", "inputs", index, "name"), "neither the checkout nor the command"))
+        if _one_word_placeholder(item.name) and item.name not in written:
+            found.append((("launch", "inputs", index, "name"), "neither the checkout nor the command", item.name))
     for number, step in enumerate(launch.preparation or ()):
-        read = read_variables([launch.checkout or "", step.commands or ""])
+        written = _written([launch.checkout or "", step.commands or ""])
         for index, item in enumerate(step.inputs or ()):
-            if item.name is not None and _NAME.fullmatch(item.name) and item.name not in read:
+            if _one_word_placeholder(item.name) and item.name not in written:
                 where = ("launch", "preparation", number, "inputs", index, "name")
-                found.append((where, f"the commands of preparation step {number + 1}"))
+                found.append((where, f"the commands of preparation step {number + 1}", item.name))
     return found
+
+
+def _one_word_placeholder(name: str | None) -> bool:
+    return name is not None and name.startswith("<") and " " not in name
+
+
+def _written(scripts: Iterable[str]) -> set[str]:
+    return {use.written for script in scripts for use in placeholders(script)}
 
 
 def undescribed_in_steps(launch: Any) -> list[tuple[int, list[str]]]:

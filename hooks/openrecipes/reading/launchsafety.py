@@ -130,6 +130,15 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[FieldPath, str, bool]]:
             yield ("launch", key), launch[key], True
     yield from _environment(launch.get("env"), ("launch", "env"), shell=False)  # quoted by launch.sh
     yield from _inputs(launch.get("inputs"), ("launch", "inputs"))
+    steps = launch.get("preparation")
+    for index, step in enumerate(steps if isinstance(steps, list) else ()):
+        if not isinstance(step, dict):
+            continue
+        # prepare.sh runs a step's commands; it shows its session and says what it does in comments.
+        for key, shell in (("commands", True), ("session", True), ("what", False)):
+            if isinstance(step.get(key), str):
+                yield ("launch", "preparation", index, key), step[key], shell
+        yield from _inputs(step.get("inputs"), ("launch", "preparation", index, "inputs"))
     for key, texts in (("conditional", ("value", "condition")), ("withheld", ("value",))):
         items = launch.get(key)
         for index, item in enumerate(items if isinstance(items, list) else ()):
@@ -156,6 +165,11 @@ def _what(path: FieldPath, data: dict[str, Any]) -> str:
     named = {("run",): "the script", ("launch", "checkout"): "the checkout", ("launch", "command"): "the command"}
     if path in named:
         return named[path]
+    if path[:2] == ("launch", "preparation") and len(path) == 4:
+        step = f"preparation step {path[2] + 1}"
+        return {"commands": f"the commands of {step}", "session": f"the session of {step}"}.get(
+            str(path[3]), f"what {step} does"
+        )
     if path[-2] == "env":  # env.NAME or launch.env.NAME
         return f"the value of {_brief(path[-1])}"
     holder: Any = data
@@ -417,7 +431,11 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
             message = link_problem(item["url"], item["path"], repository, commit)
             if message is not None:
                 found.append((where, 1, 1, message))
-    for key, what in (("withheld", "a withheld variable"), ("conditional", "a conditional value")):
+    for key, what, why in (
+        ("withheld", "a withheld variable", "names the publisher's file (and line) that sets it"),
+        ("conditional", "a conditional value", "names the publisher's file (and line) that sets it"),
+        ("preparation", "a preparation step", "names the publisher's file (and lines) it is read from"),
+    ):
         items = launch.get(key)
         for index, item in enumerate(items if isinstance(items, list) else ()):
             where = ("launch", key, index, "file")
@@ -428,8 +446,8 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
                         where,
                         1,
                         1,
-                        f"{item['file']!r} is not a file launch.source.files cites: {what} names the "
-                        "publisher's file (and line) that sets it, cited with the launch",
+                        f"{item['file']!r} is not a file launch.source.files cites: {what} {why}, cited with the "
+                        "launch",
                     )
                 )
     scripts = [
@@ -438,6 +456,20 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
         if isinstance(text := launch.get(key), str) and not _refused(("launch", key), skip)
     ]
     found += _placeholder_problems(scripts)
+    # prepare.sh makes its variables of the checkout's and the steps' placeholders together.
+    steps = launch.get("preparation")
+    prepared = [
+        (
+            step["commands"],
+            ("launch", "preparation", index, "commands"),
+            f"the commands of preparation step {index + 1}",
+        )
+        for index, step in enumerate(steps if isinstance(steps, list) else ())
+        if isinstance(step, dict)
+        and isinstance(step.get("commands"), str)
+        and not _refused(("launch", "preparation", index, "commands"), skip)
+    ]
+    found += _placeholder_problems(prepared)
     return found
 
 
