@@ -59,7 +59,7 @@ def documented_inputs(launch: Any) -> tuple[list[Variable], list[dict[int, str]]
     describes comes in its order: a variable the command reads, a placeholder as the variables it
     stands for, or, read nowhere, a prerequisite said in words (`<Slurm cluster>`). A placeholder
     the recipe does not describe is still a variable the script requires (validate refuses it)."""
-    return _inputs(launch.inputs or (), launch_scripts(launch), [name for name, _ in launch.env or ()])
+    return _inputs(launch, launch.inputs or (), (0, 1))
 
 
 def preparation_inputs(launch: Any) -> tuple[list[Variable], list[dict[int, str]]]:
@@ -71,17 +71,22 @@ def preparation_inputs(launch: Any) -> tuple[list[Variable], list[dict[int, str]
         for item in step.inputs or ():
             if item.name is not None:
                 described.setdefault(item.name, item)
-    return _inputs(tuple(described.values()), preparation_scripts(launch), ())
+    steps = len(launch.preparation or ())
+    return _inputs(launch, tuple(described.values()), (0, *range(2, 2 + steps)))
 
 
-def _inputs(
-    items: Iterable[Any], scripts: Sequence[str], environment: Sequence[str]
-) -> tuple[list[Variable], list[dict[int, str]]]:
-    described = [item for item in items if item.name is not None]
-    taken = set(SHELL_VARIABLES) | set(environment)
-    taken |= {item.name for item in described if _NAME.fullmatch(item.name)}
-    per_script = placeholder_variables(scripts, taken)
+def _inputs(launch: Any, items: Sequence[Any], chosen: Sequence[int]) -> tuple[list[Variable], list[dict[int, str]]]:
+    """The inputs `items` describe for the scripts at `chosen` of (checkout, command, each step's
+    commands). A placeholder stands for one variable in every script of the launch, worked out over
+    all of them: what `prepare.sh` builds and `launch.sh` runs is the one `<docker/registry>`."""
+    every = (*launch_scripts(launch), *(step.commands or "" for step in launch.preparation or ()))
+    steps_described = [item for step in launch.preparation or () for item in step.inputs or ()]
+    named = [item.name for item in (*(launch.inputs or ()), *steps_described) if item.name is not None]
+    taken = set(SHELL_VARIABLES) | {name for name, _ in launch.env or ()}
+    taken |= {name for name in named if _NAME.fullmatch(name)}
+    per_script = [placeholder_variables(every, taken)[index] for index in chosen]
     uses = [pair for pairs in per_script for pair in pairs]
+    described = [item for item in items if item.name is not None]
     by_variable = {item.name for item in described if _NAME.fullmatch(item.name)}
     inputs: list[Variable] = []
     covered: set[str] = set()

@@ -63,7 +63,7 @@ class Part:
     first: int
     """The script's line the field's text begins on, 1-based."""
     lines: int
-    field: tuple[str, ...]
+    field: tuple[str | int, ...]
     """The field (`("launch", "command")`, `("env", "NCCL_DEBUG")`)."""
 
 
@@ -168,7 +168,7 @@ def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
             f"Run {prefix}prepare.sh first, in this folder: the publisher's {_steps(len(steps))} before this "
             "launch (the data, the checkpoint, the container, the launcher's environment)."
         )
-    body: list[tuple[str, str, tuple[str, ...] | None]] = []
+    body: list[tuple[str, str, tuple[str | int, ...] | None]] = []
     if env_text:
         body.append(("# The environment the publisher's configuration sets (env.sh).", env_text, None))
     body += _checkout(checkout)
@@ -207,7 +207,7 @@ def _preparation(fields: Any, launch: Any, prefix: str) -> tuple[Script, tuple[V
     header += _comment(f"Then run {prefix}launch.sh in this folder: it uses the clone this script leaves.")
     body = _checkout(checkout)
     for index, (step, text) in enumerate(zip(steps, commands, strict=True)):
-        field = ("launch", "preparation", index, "commands")
+        field: tuple[str | int, ...] = ("launch", "preparation", index, "commands")
         lines = _comment(f"Step {index + 1} of {len(steps)}: {step.what.rstrip('.')} ({_cited(step)}).")
         if step.session:
             lines += _comment(
@@ -259,10 +259,11 @@ def _script(
     name: str,
     header: list[str],
     inputs: Sequence[Variable],
-    body: Sequence[tuple[str, str, tuple[str, ...] | None]],
+    body: Sequence[tuple[str, str, tuple[str | int, ...] | None]],
 ) -> tuple[str, tuple[Part, ...]]:
     """A documented script: the header, what it needs (each variable required unless optional), then
     each piece of the body under its title; and where each recipe field's text is in it."""
+    whose = "the steps'" if name.endswith("prepare.sh") else "the command's"
     variables = [item for item in inputs if item.required]
     required = [item for item in variables if not item.optional]
     optional = [item for item in variables if item.optional]
@@ -280,7 +281,7 @@ def _script(
             lines.append(title)
             for item in chosen:
                 lines += _comment(
-                    _provided(item) if item.name == item.written else f"{item.name}, the command's {_provided(item)}",
+                    _provided(item) if item.name == item.written else f"{item.name}, {whose} {_provided(item)}",
                     "  ",
                 )
     lines += ["set -eo pipefail", ""]
@@ -298,7 +299,7 @@ def _script(
         # For the programs the command starts, and a `bash -c '…'` script that reads one, to see them.
         lines.append("export " + " ".join(dict.fromkeys(item.name for item in variables)))
         lines.append("")
-    pieces: list[tuple[str, tuple[str, ...]]] = []
+    pieces: list[tuple[str, tuple[str | int, ...]]] = []
     for title, text, field in body:
         lines.append(title)
         if text:
@@ -321,7 +322,7 @@ def _script(
     return script, tuple(parts)
 
 
-def _checkout(checkout: str) -> list[tuple[str, str, tuple[str, ...] | None]]:
+def _checkout(checkout: str) -> list[tuple[str, str, tuple[str | int, ...] | None]]:
     if not checkout:
         return []
     title = "# The publisher's revision (a clone of it already in this folder is used again)."
@@ -354,7 +355,9 @@ def reused_clone(checkout: str) -> str:
 def _comment(text: str, indent: str = "") -> list[str]:
     """Prose as comment lines: any line break in it ends up inside a comment, never as a command."""
     words = " ".join(text.split())
-    return [f"# {indent}{line}".rstrip() for line in textwrap.wrap(words, _COMMENT_WIDTH - len(indent))] or ["#"]
+    # Paths and names are never broken: a long one has a line of its own.
+    wrapped = textwrap.wrap(words, _COMMENT_WIDTH - len(indent), break_long_words=False, break_on_hyphens=False)
+    return [f"# {indent}{line}".rstrip() for line in wrapped] or ["#"]
 
 
 def _provided(variable: Variable) -> str:

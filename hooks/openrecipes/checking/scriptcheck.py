@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..problems import Problem
+from ..problems import Problem, json_path
 from ..reading.yamlsource import SourceMap
 from . import launchscript, shellcheck
 from .shellcheck import Finding
@@ -88,10 +88,10 @@ def script_problems(
                 path,
                 line,
                 position.column if part.lines == 1 else 1,
-                "$." + ".".join(part.field),
+                json_path(part.field),
                 f"the {each.name} made of this would not run as written: {why} ({finding.code}, "
                 f"{each.name} line {finding.line}); fix the text as the publisher meant it and say so in "
-                "`launch.notes`",
+                + ("the step's `notes`" if part.field[:2] == ("launch", "preparation") else "`launch.notes`"),
             )
 
 

@@ -455,7 +455,7 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
         for key, what in (("checkout", "the checkout"), ("command", "the command"))
         if isinstance(text := launch.get(key), str) and not _refused(("launch", key), skip)
     ]
-    found += _placeholder_problems(scripts)
+    found += _placeholder_problems(scripts, "launch.sh")
     # prepare.sh makes its variables of the checkout's and the steps' placeholders together.
     steps = launch.get("preparation")
     prepared = [
@@ -469,14 +469,14 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
         and isinstance(step.get("commands"), str)
         and not _refused(("launch", "preparation", index, "commands"), skip)
     ]
-    found += _placeholder_problems(prepared)
+    found += _placeholder_problems(prepared, "prepare.sh")
     return found
 
 
 def _placeholder_problems(
-    scripts: list[tuple[str, FieldPath, str]],
+    scripts: list[tuple[str, FieldPath, str]], script: str
 ) -> Iterator[tuple[FieldPath, int, int, str]]:
-    """A `<placeholder>` written in the launch that launch.sh would make a variable a recipe may not
+    """A `<placeholder>` written in the launch that `script` would make a variable a recipe may not
     set: the variable it is the whole value of, or the one named after it (shelltext.py)."""
     every = shelltext.placeholder_variables([text for text, _, _ in scripts], ())
     for (text, path, what), uses in zip(scripts, every, strict=True):
@@ -485,7 +485,7 @@ def _placeholder_problems(
                 reason = envnames.is_dangerous_name(variable)
                 problem = None if reason is None else f"stands for {variable}, a name a recipe may not set: {reason}"
             else:
-                problem = envnames.placeholder_problem(use.text)
+                problem = envnames.placeholder_problem(use.text, script)
             if problem is not None:
                 number, column = _line_and_column(text, use.start)
                 yield path, number, column, f"line {number} of {what} writes {use.written}, which {problem}"

@@ -21,6 +21,7 @@ from ..checking import launchscript as launch
 from ..checking import pricebasis
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from ..checking.launchscript import Launch
+from ..checking.preparation import KIND_LABELS, preparation_steps
 from ..checking.rules import check_statements, launch_comparisons
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
@@ -192,6 +193,8 @@ def _outputs_of_recipe(
         title=describe.title(recipe),
         launches=recipe_launches,
         launch_values=launch_comparisons(recipe.fields),
+        preparation=preparation_steps(recipe.fields),
+        kind_labels=KIND_LABELS,
         withheld=withheld_environment(recipe.fields),
         conditional=conditional_environment(recipe.fields),
         # Links are made when the page is rendered: `mkdocs serve` plans every page on each
