@@ -21,6 +21,7 @@ from typing import Any
 from ..checking.scriptinputs import script_inputs
 from . import firstseen
 from . import megatron_bridge as mb
+from . import megatron_bridge_inputs as needs
 from . import megatron_bridge_launch as launches
 from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
@@ -313,7 +314,7 @@ def _recipe(
     if mtp is not None:
         data["layout"]["mtp_layers"] = mtp
     if isinstance(launch, launches.Documented):
-        data["launch"] = _launch(launch, int(per_node.value), context, found, values.system)
+        data["launch"] = _launch(launch, int(per_node.value), context, found, values.system, values.model)
     elif isinstance(launch, launches.NotDocumented):
         data["launch"] = {"kind": "not-published", "reason": _not_documented(launch)}
     disagreements = [
@@ -736,7 +737,12 @@ _SETS_COMPARED: tuple[tuple[str, str, str], ...] = (
 
 
 def _launch(
-    found: launches.Documented, per_node: int, context: Context, releases: launches.Releases, system: str
+    found: launches.Documented,
+    per_node: int,
+    context: Context,
+    releases: launches.Releases,
+    system: str,
+    model: str,
 ) -> dict[str, Any]:
     release = found.release
     commit = release.commit
@@ -758,7 +764,11 @@ def _launch(
         ),
     )
     nodes = found.gpus // per_node if found.launcher == "train.sh" else None
-    command = _command(found, per_node, nodes, image)
+    steps, environment, environment_notes = needs.environment_steps(releases, found)
+    token = needs.hf_token(releases, found, model)
+    command = _command(found, per_node, nodes, image, token.option if token else None)
+    rests_on = [*(cited for step in steps for cited in (step.cited, *step.rests_on)), *(token.cited if token else ())]
+    cited_files = (*cited_files, *(cited for cited in dict.fromkeys(rests_on) if cited not in cited_files))
     notes = [
         f"Megatron-Bridge {release.version} is the {release.name} container's version, as the documentation's "
         f"version picker says ({launches.VERSION_INDEX[1]}, "
@@ -785,11 +795,17 @@ def _launch(
             "env is the function's cfg.env_vars (each value as str() of the Python value): Megatron-Bridge sets them "
             "in the training process before it starts, unless the shell or Slurm already sets them."
         )
-    elif found.launcher != "train.sh":
+    elif found.launcher != "train.sh" and token is None:
         notes.append(
             "The README's longer example also passes `-hf <HF_TOKEN>` (a Hugging Face token, for gated tokenizers "
             "and configs; it sets TRANSFORMERS_OFFLINE=0); the command here is its shortest documented form."
         )
+    if token is not None:
+        notes.append(
+            f"The command passes the launcher's Hugging Face token option ({token.option}), which the shortest "
+            f"documented form leaves out: this launch needs a Hugging Face access token{token.why}."
+        )
+    notes += environment_notes
     data: dict[str, Any] = {
         "kind": "documented",
         "source": {
@@ -807,10 +823,27 @@ def _launch(
         **({"env": env} if env is not None else {}),
         **({"withheld": withheld} if withheld else {}),
         "sets": dict(found.sets),
-        "inputs": _inputs(command, found, per_node, system),
+        "inputs": [
+            *_inputs(command, found, per_node, system),
+            *environment,
+            *([needs.token_input(token)] if token else []),
+        ],
+        **({"preparation": [_step(step) for step in steps]} if steps else {}),
         "notes": " ".join(note for note in notes if note),
     }
     return data
+
+
+def _step(step: needs.Step) -> dict[str, Any]:
+    first, last = step.cited.first, step.cited.last
+    return {
+        "what": step.what,
+        "file": step.cited.path,
+        "lines": [first, last or first],
+        "commands": step.commands,
+        **({"inputs": list(step.inputs)} if step.inputs else {}),
+        "notes": step.notes,
+    }
 
 
 def _launch_image(
@@ -857,8 +890,11 @@ def _launch_image(
     )
 
 
-def _command(found: launches.Documented, per_node: int, nodes: int | None, image: str | None) -> str:
+def _command(found: launches.Documented, per_node: int, nodes: int | None, image: str | None, token: str | None) -> str:
+    """The launcher's documented command for the row; its token option last where the launch needs one. What
+    the README runs before it (installing NeMo-Run) is a preparation step, not part of the command."""
     container = image or '"$CONTAINER_IMAGE"'
+    extra = [f"    {token}"] if token else []
     if found.launcher == "train.sh":
         options = dict(found.selection)
         lines = [
@@ -868,6 +904,7 @@ def _command(found: launches.Documented, per_node: int, nodes: int | None, image
             f"    --container-image {container}",
             f"    --recipe {options['--recipe']}",
             f"    --mode {options['--mode']}",
+            *extra,
         ]
         return " \\\n".join(lines) + "\n"
     lines = [
@@ -878,8 +915,9 @@ def _command(found: launches.Documented, per_node: int, nodes: int | None, image
         *(f"  {flag} {value}" for flag, value in found.selection),
         f"  -ng {found.gpus}",
         f"  -gn {per_node}",
+        *(line.replace("    ", "  ", 1) for line in extra),
     ]
-    return "".join(f"{line}\n" for line in found.prelude) + " \\\n".join(lines) + "\n"
+    return " \\\n".join(lines) + "\n"
 
 
 def _nodes(count: int) -> str:
