@@ -148,7 +148,7 @@ def test_an_amd_result_becomes_a_recipe_with_its_time_to_train_target_and_launch
         "The README's command sources config_MI300X_1x8x1.sh; this result ran config_MI325X_1x8x1.sh" in launch["notes"]
     )
     assert "(submission_platform '1xMI325X')" in launch["notes"]
-    cited = [item["path"].rsplit("/", 1)[-1] for item in launch["source"]["files"]]
+    cited = [item["path"].rsplit("/", 1)[-1] for item in launch_files(launch)]
     assert cited == ["README.md", "config_MI325X_1x8x1.sh"]
     assert launch["env"]["FP8"] == "True" and "DGXSYSTEM" not in launch["env"]  # a shell expression
     assert launch["sets"] == {"gpus": 8, "tp": 1, "pp": 1, "cp": 1, "mbs": 1}
@@ -208,7 +208,7 @@ def test_an_nvidia_result_runs_the_configuration_its_readme_names(v40: Path) -> 
     assert data["result"]["time_to_train"]["scaling_factor"] == scaling
     launch = data["launch"]
     config = "NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo/config_DGXH100_1x8x4xtp4pp1cp1.sh"
-    assert [item["path"] for item in launch["source"]["files"]] == [
+    assert [item["path"] for item in launch_files(launch)] == [
         "NVIDIA/benchmarks/llama2_70b_lora/implementations/eos_ngc24.04_nemo/README-eos_ngc24.04_nemo.md",
         config,
     ]
@@ -493,7 +493,7 @@ def test_a_submission_without_a_readme_whose_run_sub_is_nvidias_gets_nvidias_doc
         ]
     )
     assert launch["checkout"].endswith(f"cd {own}\n")
-    assert [(item["path"], item["what"]) for item in launch["source"]["files"]] == [
+    assert [(item["path"], item["what"]) for item in launch_files(launch)] == [
         (f"{nvidia}/README.md", "the launch steps"),
         (f"{nvidia}/run.sub", "the run.sub that README launches"),
         (f"{own}/run.sub", "this submission's run.sub, byte for byte the same"),
@@ -530,7 +530,7 @@ def test_a_generic_readme_is_instantiated_with_the_configuration_the_result_ran(
         "source configs/config_GX2560M7_1x4x8xtp4pp1cp1.sh  # use appropriate config\n" + readme[72] + "\n"
     )
     assert launch["checkout"].endswith(f"cd {folder}\n")  # where run.sub is, the README's folder
-    assert [(item["path"], item["lines"]) for item in launch["source"]["files"]] == [
+    assert [(item["path"], item["lines"]) for item in launch_files(launch)] == [
         (f"{folder}/README.md", [72, 73]),
         (config, [1, 27]),
         (f"{folder}/configs/config_GX2560M7_common.sh", [1, 29]),
@@ -620,7 +620,7 @@ def test_a_405b_configuration_sets_its_checkpoint_only_under_no_ckpt(v50: Path) 
         "(launch.conditional gives each with its test, file and line): OVERRIDE_ZERO_CONSUMED_SAMPLES, "
         "INIT_GLOBAL_STEP, LOAD_CHECKPOINT, CHECK_COMPLIANCE." in launch["notes"]
     )
-    assert [item["path"] for item in launch["source"]["files"]][1:] == [config, common]  # each conditional's file
+    assert [item["path"] for item in launch_files(launch)][1:] == [config, common]  # each conditional's file
 
 
 def test_an_import_keeps_conditional_values_out_of_env_and_the_page_lists_them(
@@ -680,6 +680,12 @@ def test_an_import_keeps_conditional_values_out_of_env_and_the_page_lists_them(
         f"FP8 False else of {no_ckpt} config_MI325X_1x8x1.sh line {base + 5}",
     ]
     assert f'<a href="{link}#L{base + 3}" rel="nofollow noopener">' in table
+
+
+def launch_files(launch: dict[str, Any]) -> list[dict[str, Any]]:
+    """The files the launch itself is read from: those its preparation steps are read from aside
+    (test_preparation.py tests those)."""
+    return [item for item in launch["source"]["files"] if not item["what"].startswith("preparation: ")]
 
 
 def test_the_committed_mlperf_launches_are_what_the_publishers_files_make(tmp_path: Path) -> None:

@@ -704,19 +704,22 @@ def _ga_notes(values: mb.Values) -> list[str]:
 # -- the documented launch ------------------------------------------------------------------------
 
 CLONE_URL = f"https://github.com/{mb.REPOSITORY}.git"
-LAUNCH_INPUTS: dict[str, tuple[str, str]] = {
-    # name: (what to provide, where it comes from)
+LAUNCH_INPUTS: dict[str, tuple[str, str, str]] = {
+    # name: (what to provide, where it comes from, its kind)
     "SLURM_ACCOUNT": (
         "The Slurm account the job is charged to (the launcher's --account).",
         "your cluster's administrator (`sacctmgr show associations user=$USER` lists yours)",
+        "account",
     ),
     "SLURM_PARTITION": (
         "The Slurm partition of the GPU nodes (the launcher's --partition).",
         "your cluster's administrator (`sinfo` lists the partitions)",
+        "cluster",
     ),
     "CONTAINER_IMAGE": (
         "The NeMo container of this release: the page names the release, and no image tag for it is written down.",
         "NGC's list of NeMo containers (https://catalog.ngc.nvidia.com/orgs/nvidia/containers/nemo/tags)",
+        "container-image",
     ),
 }
 """What every Megatron-Bridge launch reads from whoever runs it."""
@@ -935,12 +938,13 @@ def _inputs(command: str, found: launches.Documented, per_node: int, system: str
                 f"commands run on its login node, with git and {tools} there."
             ),
             "origin": "your cluster; the README's setup runs on a Slurm login node",
+            "kind": "cluster",
         }
     ]
     for item in script_inputs(command, found.env or {}):
         if item.kind == "variable" and item.name in LAUNCH_INPUTS:
-            description, origin = LAUNCH_INPUTS[item.name]
-            inputs.append({"name": item.name, "description": description, "origin": origin})
+            description, origin, kind = LAUNCH_INPUTS[item.name]
+            inputs.append({"name": item.name, "description": description, "origin": origin, "kind": kind})
     return inputs
 
 
