@@ -127,6 +127,8 @@ def _by_hand(text: str, path: str, steps: Sequence[Step], end: int | None) -> li
         stop = headings[index + 1][0] - 1 if index + 1 < len(headings) else len(lines)
         if end is not None:
             stop = min(stop, end - 1)
+        while stop > line and not lines[stop - 1].strip():
+            stop -= 1
         if any(line <= step.first <= stop or step.first <= line <= step.last for step in steps):
             continue
         body = lines[line:stop]
@@ -232,6 +234,7 @@ def _steps(path: str, text: str, blocks: Sequence[_Block]) -> list[Step]:
     session_level: int | None = None  # while a session is open: the level of heading that ends it
     typed_with_run = False  # the block that opened it typed its commands after the `docker run`
     headings = _headings(text)
+    session_heading = 0
     previous = 0
     for each in blocks:
         heading_line, level, title = each.heading
@@ -247,13 +250,19 @@ def _steps(path: str, text: str, blocks: Sequence[_Block]) -> list[Step]:
         if session_level is not None and any(depth <= session_level for depth in crossed):
             session_level = None
         opens = _opens_session(lines)
-        # A later block is typed in the open session where the block that opened it typed nothing (the
-        # commands come in blocks of their own), or where the README's words before it speak of the container.
-        joins = not typed_with_run or any("container" in line.lower() for line in lead)
+        # A later block is typed in the open session: under the heading that opened it, where that block
+        # typed nothing (the commands come in blocks of their own); where the README's words before it speak
+        # of the container; or where it only leaves the container (`exit`).
+        parsed = _parsed(lines)[0]
+        joins = (
+            (heading_line == session_heading and not typed_with_run)
+            or any("container" in line.lower() for line in lead)
+            or (bool(parsed) and all(command.name == "exit" for command in parsed))
+        )
         if lead and re.match(r"(or|alternatively)\b", lead[-1], re.I) and steps:
             # Another way to do what the step before does ("or simply run the … slurm script"): said, not run.
             steps[-1].notes.append(
-                f"The README gives another way to do this (lines {each.block.first}-{each.block.last}): "
+                f"The README gives another way to do this ({_span(each.block.first, each.block.last)}): "
                 f'"{_plain(lead[-1])[:300]}"'
             )
             continue
@@ -282,6 +291,7 @@ def _steps(path: str, text: str, blocks: Sequence[_Block]) -> list[Step]:
         step.commands += lines[: opens + 1]
         step.session += lines[opens + 1 :]
         typed_with_run = bool(lines[opens + 1 :])
+        session_heading = heading_line
         # It lasts while the section holding its heading lasts (a top heading's own section).
         session_level = each.parent or level
     for step in steps:
@@ -413,6 +423,10 @@ def _links(text: str, first: int, last: int) -> list[str]:
     if not links:
         return []
     return ["The README's text for this step links " + ", ".join(dict.fromkeys(links)) + "."]
+
+
+def _span(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
 def _plain(title: str) -> str:
