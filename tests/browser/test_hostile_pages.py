@@ -88,7 +88,7 @@ PREPARATION = {
     "lines": [3, 4],
     "commands": "echo '<img src=x onerror=alert(18)>'  # <iframe src=https://evil.example/frame>\n",
     "session": 'echo "<script>alert(19)</script>"\n',
-    "inputs": [{"name": "<registry>", "description": "<img src=x onerror=alert(20)>", "kind": "container-image"}],
+    "inputs": [{"name": "<registry login>", "description": "<img src=x onerror=alert(20)>", "kind": "account"}],
     "notes": f'<script>alert(21)</script> {EVIL}/"onmouseover="alert(22)',
 }
 
