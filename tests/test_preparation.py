@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import FIXTURES, Project, code_blocks, parse
+from test_importers import run
 
 from openrecipes.checking import launchscript
 from openrecipes.checking.preparation import needs_preparation, preparation_steps
@@ -242,3 +243,15 @@ def test_the_page_shows_each_step_and_the_prepare_sh_it_downloads(project: Proje
     assert f"{base}{SYSTEM_README}#L15-L18" in links and "prepare.sh" in links
     # It is checked as launch.sh is: bash parses it and ShellCheck finds nothing.
     assert "Checked: bash parses launch.sh and env.sh and prepare.sh, and ShellCheck finds no error" in text
+
+
+def test_show_lists_the_steps_and_what_they_need(project: Project, capsys: pytest.CaptureFixture[str]) -> None:
+    project.add(MLPERF_ID, prepared())
+    code, out, err = run(capsys, "--root", project.root, "show", MLPERF_ID)
+    assert code == 0, err
+    assert (
+        "  prepare first  1. Build the docker container and push it to a docker registry; "
+        "2. Download the dataset and convert it; 3. Check the converted files are there" in out.splitlines()
+    )
+    assert "  prepare needs  <docker/registry:benchmark-tag>, <path/to/dataset>" in out.splitlines()
+    assert f"  prepare.sh     recipes/{MLPERF_ID}/prepare.sh" in out.splitlines()
