@@ -166,7 +166,7 @@ def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
     if steps:
         header += _comment(
             f"Run {prefix}prepare.sh first, in this folder: the publisher's {_steps(len(steps))} before this "
-            "launch (the data, the checkpoint, the container, the launcher's environment)."
+            "launch, which it lists."
         )
     body: list[tuple[str, str, tuple[str | int, ...] | None]] = []
     if env_text:
@@ -216,7 +216,9 @@ def _preparation(fields: Any, launch: Any, prefix: str) -> tuple[Script, tuple[V
             lines += [f"#   {line}".rstrip() for line in step.session.rstrip("\n").split("\n")]
             lines.append(
                 "printf '%s\\n' "
-                + shlex.quote(f"prepare.sh, step {index + 1}: in the shell that opens now, run these, then exit:")
+                + shlex.quote(
+                    f"{prefix}prepare.sh, step {index + 1}: in the shell that opens now, run these, then exit:"
+                )
                 + " "
                 + shlex.quote(step.session.rstrip("\n"))
                 + " >&2"
