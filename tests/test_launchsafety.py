@@ -240,8 +240,8 @@ def test_a_recipe_whose_data_would_run_code_is_refused_whole(project: Project) -
 
 def test_no_importer_asks_the_reader_to_set_a_name_a_recipe_may_not() -> None:
     """The importers' own tables of inputs: each a name a recipe may ask for."""
-    from openrecipes.importers import megatron_bridge_recipes, mlperf_recipes, torchtitan_recipes
+    from openrecipes.importers import megatron_bridge_recipes, mlperf_inputs, torchtitan_recipes
 
-    for table in (megatron_bridge_recipes.LAUNCH_INPUTS, torchtitan_recipes.LAUNCH_INPUTS, mlperf_recipes.INPUTS):
+    for table in (megatron_bridge_recipes.LAUNCH_INPUTS, torchtitan_recipes.LAUNCH_INPUTS, mlperf_inputs.INPUTS):
         for name in table:
             assert envnames.input_name_problem(name) is None, name

@@ -149,7 +149,7 @@ def test_an_amd_result_becomes_a_recipe_with_its_time_to_train_target_and_launch
         "The README's command sources config_MI300X_1x8x1.sh; this result ran config_MI325X_1x8x1.sh" in launch["notes"]
     )
     assert "(submission_platform '1xMI325X')" in launch["notes"]
-    cited = [item["path"].rsplit("/", 1)[-1] for item in launch["source"]["files"]]
+    cited = [item["path"].rsplit("/", 1)[-1] for item in launch_files(launch)]
     # the training script's Hydra configuration, where the global batch and the sequence length are computed
     assert cited == [
         "README.md",
@@ -158,7 +158,7 @@ def test_an_amd_result_becomes_a_recipe_with_its_time_to_train_target_and_launch
         "megatron_gpt_peft_tuning_config.yaml",
         "megatron_gpt_peft_tuning_config.yaml",
     ]
-    assert [item["what"] for item in launch["source"]["files"][2:]] == [
+    assert [item["what"] for item in launch_files(launch)[2:]] == [
         "the configuration the training script runs",
         "model.global_batch_size",
         "model.encoder_seq_length",
@@ -228,7 +228,7 @@ def test_an_nvidia_result_runs_the_configuration_its_readme_names(v40: Path) -> 
     assert data["result"]["time_to_train"]["scaling_factor"] == scaling
     launch = data["launch"]
     config = "NVIDIA/benchmarks/llama2_70b_lora/implementations/nemo/config_DGXH100_1x8x4xtp4pp1cp1.sh"
-    assert [item["path"] for item in launch["source"]["files"]][:2] == [
+    assert [item["path"] for item in launch_files(launch)][:2] == [
         "NVIDIA/benchmarks/llama2_70b_lora/implementations/eos_ngc24.04_nemo/README-eos_ngc24.04_nemo.md",
         config,
     ]
@@ -514,7 +514,7 @@ def test_a_submission_without_a_readme_whose_run_sub_is_nvidias_gets_nvidias_doc
         ]
     )
     assert launch["checkout"].endswith(f"cd {own}\n")
-    assert [(item["path"], item["what"]) for item in launch["source"]["files"]] == [
+    assert [(item["path"], item["what"]) for item in launch_files(launch)] == [
         (f"{nvidia}/README.md", "the launch steps"),
         (f"{nvidia}/run.sub", "the run.sub that README launches"),
         (f"{own}/run.sub", "this submission's run.sub, byte for byte the same"),
@@ -551,7 +551,7 @@ def test_a_generic_readme_is_instantiated_with_the_configuration_the_result_ran(
         "source configs/config_GX2560M7_1x4x8xtp4pp1cp1.sh  # use appropriate config\n" + readme[72] + "\n"
     )
     assert launch["checkout"].endswith(f"cd {folder}\n")  # where run.sub is, the README's folder
-    assert [(item["path"], item["lines"]) for item in launch["source"]["files"]][:3] == [
+    assert [(item["path"], item["lines"]) for item in launch_files(launch)][:3] == [
         (f"{folder}/README.md", [72, 73]),
         (config, [1, 27]),
         (f"{folder}/configs/config_GX2560M7_common.sh", [1, 29]),
@@ -641,7 +641,7 @@ def test_a_405b_configuration_sets_its_checkpoint_only_under_no_ckpt(v50: Path) 
         "(launch.conditional gives each with its test, file and line): OVERRIDE_ZERO_CONSUMED_SAMPLES, "
         "INIT_GLOBAL_STEP, LOAD_CHECKPOINT, CHECK_COMPLIANCE." in launch["notes"]
     )
-    assert [item["path"] for item in launch["source"]["files"]][1:3] == [config, common]  # each conditional's file
+    assert [item["path"] for item in launch_files(launch)][1:3] == [config, common]  # each conditional's file
     # DGXNGPU is run.sub's default; the global batch is MINIBS 72 × (2,048 GPUs ÷ TP 8 × PP 8 × CP 2)
     assert launch["sets"] == {
         "gpus": 2048, "tp": 8, "pp": 8, "cp": 2, "gbs": 1152, "mbs": 1, "seq_length": 8192, "precision": "fp8",
@@ -706,6 +706,12 @@ def test_an_import_keeps_conditional_values_out_of_env_and_the_page_lists_them(
         f"FP8 False else of {no_ckpt} config_MI325X_1x8x1.sh line {base + 5}",
     ]
     assert f'<a href="{link}#L{base + 3}" rel="nofollow noopener">' in table
+
+
+def launch_files(launch: dict[str, Any]) -> list[dict[str, Any]]:
+    """The files the launch itself is read from: those its preparation steps are read from aside
+    (test_preparation.py tests those)."""
+    return [item for item in launch["source"]["files"] if not item["what"].startswith("preparation: ")]
 
 
 def test_the_committed_mlperf_launches_are_what_the_publishers_files_make(tmp_path: Path) -> None:

@@ -301,15 +301,6 @@ def test_no_launch_is_not_published_with_the_publishers_reason(states: dict[str,
     assert readiness_of(project, NONE, without) == Readiness("not-published", NO_SOURCE_COMMAND)
 
 
-def test_preparation_is_read_by_name_before_the_schema_has_it(project: Project) -> None:
-    """On the schema as it is (no `launch.preparation`), a documented launch that passed runs."""
-    project.add(DELL, dell())
-    dryruns.write(project.root, [record(entries_of(project)[DELL])])
-    entry = entries_of(project)[DELL]
-    assert not hasattr(entry.recipe.fields.launch, "preparation")
-    assert entry.derived.readiness == Readiness("runs", PASSED)
-
-
 # -- `openrecipes show` and `list` ----------------------------------------------------------------
 
 

@@ -274,7 +274,9 @@ def test_a_patch_releases_image_is_named_as_the_readme_names_one(imported: dict[
     assert launch["container"] == "nvcr.io/nvidia/nemo:26.04.01"
     assert "  -i nvcr.io/nvidia/nemo:26.04.01 \\\n" in launch["command"]
     assert "CONTAINER_IMAGE" not in [item["name"] for item in launch["inputs"]]
-    cited = launch["source"]["files"][-1]
+    cited = next(
+        item for item in launch["source"]["files"] if item["what"] == "a patch release's image, as the README names one"
+    )
     assert cited == {
         "path": "scripts/performance/README.md",
         "lines": [48, 48],

@@ -153,7 +153,10 @@ def _launch(command: str, inputs: list[tuple[str, str]]) -> SimpleNamespace:
         command=command + "\n",
         env=None,
         sets=None,
-        inputs=[SimpleNamespace(name=name, description=text, origin=None) for name, text in inputs],
+        inputs=[
+            SimpleNamespace(name=name, description=text, origin=None, optional=None, kind=None) for name, text in inputs
+        ],
+        preparation=None,
     )
 
 

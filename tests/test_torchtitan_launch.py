@@ -91,7 +91,7 @@ def test_a_single_host_row_is_run_llama_train_with_its_settings_as_options(made:
         f"git switch --detach {RAN}  # the torchtitan the report ran (9dec370, 2024/12/26)\n"
     )
     assert launch["command"] == (
-        TOKENIZER + 'NGPU=8 CONFIG_FILE="./train_configs/llama3_8b.toml" ./run_llama_train.sh \\\n'
+        'NGPU=8 CONFIG_FILE="./train_configs/llama3_8b.toml" ./run_llama_train.sh \\\n'
         "  --training.batch_size 1 \\\n"
         "  --training.seq_len 32768 \\\n"
         "  --training.data_parallel_shard_degree 8 \\\n"
@@ -106,7 +106,16 @@ def test_a_single_host_row_is_run_llama_train_with_its_settings_as_options(made:
         "gpus": 8, "tp": 1, "pp": 1, "cp": 1, "gbs": 8, "mbs": 1, "seq_length": 32768, "precision": "fp8",
     }  # fmt: skip
     assert "env" not in launch
-    assert [item["name"] for item in launch["inputs"]] == ["<GPU host>", "<torch and torchao>", "HF_TOKEN"]
+    assert [item["name"] for item in launch["inputs"]] == ["<GPU host>", "<torch and torchao>"]
+    # The README's tokenizer download is the launch's preparation, with the token it reads.
+    (step,) = launch["preparation"]
+    assert (step["what"], step["file"], step["lines"], step["commands"]) == (
+        "Downloading a tokenizer",
+        "README.md",
+        [78, 89],
+        TOKENIZER,
+    )
+    assert [(item["name"], item["kind"]) for item in step["inputs"]] == [("HF_TOKEN", "access-token")]
     cited = [(item["path"], item.get("lines"), item["what"]) for item in launch["source"]["files"]]
     assert cited[:6] == [
         ("README.md", [91, 96], "the launch of a training run"),
@@ -140,7 +149,7 @@ def test_a_multi_node_row_is_the_slurm_script_adjusted_as_the_readme_says(
         "--activation_checkpoint.mode full --training.compile --experimental.enable_async_tensor_parallel " + FLOAT8
     )
     assert launch["command"] == (
-        TOKENIZER + "# multinode_trainer.slurm adjusted as torchtitan's README says: 64 nodes, and the row's options "
+        "# multinode_trainer.slurm adjusted as torchtitan's README says: 64 nodes, and the row's options "
         "after train.py\n"
         "sed -i \\\n"
         "  -e 's/^#SBATCH --ntasks=4$/#SBATCH --ntasks=64/' \\\n"
@@ -162,7 +171,8 @@ def test_a_multi_node_row_is_the_slurm_script_adjusted_as_the_readme_says(
         "precision": "fp8",
     }
     names = [item["name"] for item in launch["inputs"]]
-    assert names == ["<Slurm cluster>", "<torch and torchao>", "HF_TOKEN", "SLURM_PARTITION"]
+    assert names == ["<Slurm cluster>", "<torch and torchao>", "SLURM_PARTITION"]
+    assert launch["preparation"][0]["commands"] == TOKENIZER
     cited = [(item["path"], item.get("lines")) for item in launch["source"]["files"]]
     assert ("README.md", [98, 121]) in cited and ("multinode_trainer.slurm", [13, 63]) in cited
     assert ("run_llama_train.sh", [13, 25]) not in cited

@@ -63,7 +63,11 @@ SHAPES: tuple[tuple[str, str, str], ...] = (
     (rf"(?:models|gpus)/{SLUG}/index\.html", PAGE, "pages.group_outputs: a page per model and GPU type"),
     (rf"recipes/{RECIPE_ID}/index\.html", PAGE, "pages.recipe_outputs: a recipe's page"),
     (rf"recipes/{RECIPE_ID}\.yaml", DATA, "pages.recipe_outputs: the recipe's file"),
-    (rf"recipes/{RECIPE_ID}/(?:launch|env)\.sh", DATA, "pages.recipe_outputs: its launch script, environment"),
+    (
+        rf"recipes/{RECIPE_ID}/(?:publisher-)?(?:launch|env|prepare)\.sh",
+        DATA,
+        "pages.recipe_outputs: its launch script, environment, preparation",
+    ),
     (rf"charts/(?:home|model-{SLUG}|gpu-{SLUG})-(?:cost|mfu)\.json", DATA, "pages._charts, charts.charts_for"),
     (r"api/(?:recipes\.json|recipes\.csv|index\.json)", DATA, "outputs.API_JSON, API_CSV, API_INDEX"),
     (rf"api/recipes/{RECIPE_ID}\.json", DATA, "export.py: outputs.API_RECIPES_DIR/<id>.json"),

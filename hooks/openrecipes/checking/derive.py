@@ -35,7 +35,7 @@ from .figures import (
     cp_degree,
     lookup,
 )
-from .launchinputs import UNDESCRIBED, documented_inputs, launch_scripts
+from .launchinputs import UNDESCRIBED, documented_inputs, launch_scripts, undescribed_in_steps, unread_inputs
 from .readiness import readiness
 from .scriptinputs import script_inputs
 
@@ -324,6 +324,7 @@ def _input_notices(
             "`launch.inputs` describes: describe each in `launch.inputs` (a <placeholder> as written, with what to "
             "put there), so that the launch script can ask for it",
         )
+    yield from _preparation_notices(recipe, f, locations, refused)
     undescribed = [written for written, text in derived.inputs if text is None]
     if not undescribed:
         return
@@ -337,6 +338,49 @@ def _input_notices(
         "does not describe; say what to provide, so a reader can run it",
         warning=True,
     )
+
+
+def _preparation_notices(
+    recipe: Recipe, f: RecipeFields, locations: SourceMap, refused: Collection[str]
+) -> Iterator[Problem]:
+    """A preparation step whose commands read what its inputs do not describe, and an input written as
+    a placeholder that nothing writes (stale, or misspelt): each refused at its line, but where the
+    schema or the launch rules refused that part already."""
+    launch = lookup(f, "launch")
+    if launch is None or lookup(launch, "kind") != "documented":
+        return
+    for number, missing in undescribed_in_steps(launch):
+        where = ("launch", "preparation", number, "commands")
+        if _said(where, refused):
+            continue
+        position = locations.value_at(where)
+        yield Problem(
+            recipe.path,
+            position.line,
+            position.column,
+            json_path(where),
+            f"the commands of preparation step {number + 1} read {', '.join(missing)}, which no earlier step sets "
+            "and the step's `inputs` do not describe: describe each there (a <placeholder> as written, with what "
+            "to put there), so that prepare.sh can ask for it",
+        )
+    for where, readers, name in unread_inputs(launch):
+        if _said(where[:-1], refused) or _said(("launch", "command"), refused):
+            continue
+        position = locations.value_at(where)
+        yield Problem(
+            recipe.path,
+            position.line,
+            position.column,
+            json_path(where),
+            f"{name} is described as an input, but {readers} write it: a placeholder the publisher writes is "
+            "described as written, and a prerequisite is said in words (`<Slurm cluster>`); remove it or fix "
+            "its spelling",
+        )
+
+
+def _said(where: tuple[str | int, ...], refused: Collection[str]) -> bool:
+    path = json_path(where)
+    return any(other == path or other.startswith((path + ".", path + "[")) for other in refused)
 
 
 def _figure_inputs(

@@ -88,8 +88,10 @@ def dry_run(recipe_id: str, fields: Any, materialize: Materialize) -> DryRun | N
     found = DryRun(recipe_id, launch.launch_sh.text, source.repository, source.commit)
     with tempfile.TemporaryDirectory(prefix="openrecipes-dryrun-") as folder:
         sandbox = _Sandbox(Path(folder), source.repository, source.commit, materialize, launch.launch_sh.text)
-        required = [item.name for item in launch.inputs if item.required]
-        values = {name: str(sandbox.input_folder(name)) for name in dict.fromkeys(required)}
+        # Every variable of the script is given a value (an optional one too); only a required one must stop it.
+        variables = [item.name for item in launch.inputs if item.required]
+        required = [item.name for item in launch.inputs if item.required and not item.optional]
+        values = {name: str(sandbox.input_folder(name)) for name in dict.fromkeys(variables)}
         why = sandbox.prepare_files()
         if why is not None:
             found.problems.append(f"the publisher's files: {why}")

@@ -10,8 +10,12 @@ script that runs the publisher's command as written, after checking out their re
 the reader must provide made into variables that stop the script when unset: an input named as a
 variable (`SLURM_ACCOUNT`) is required as it is; a `<placeholder>` the command writes is replaced
 by a variable named after it (`<path/to/data/dir>` by `${PATH_TO_DATA_DIR}`); an input neither
-(`<Slurm cluster>`) is a prerequisite, said in the script's header. Every text from the recipe
-reaches the script as a comment line or a single-quoted word, so no description can run.
+(`<Slurm cluster>`) is a prerequisite, said in the script's header; an input the recipe calls
+optional is a variable the script does not stop for. A launch with preparation steps also downloads
+as a `prepare.sh`, made the same way: the checkout, then each step's commands as written (a step
+done by hand, or typed in a container's shell, is said to the reader, never run). Both scripts use
+one clone: the checkout's `git clone` is skipped where the clone is there already. Every text from
+the recipe reaches a script as a comment line or a single-quoted word, so no description can run.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..reading.shelltext import substituted
-from .launchinputs import Variable, documented_inputs, launch_scripts
+from .launchinputs import Variable, documented_inputs, launch_scripts, preparation_inputs, preparation_scripts
 
 Kind = Literal["as-run", "documented", "not-published"]
 
@@ -59,7 +63,7 @@ class Part:
     first: int
     """The script's line the field's text begins on, 1-based."""
     lines: int
-    field: tuple[str, ...]
+    field: tuple[str | int, ...]
     """The field (`("launch", "command")`, `("env", "NCCL_DEBUG")`)."""
 
 
@@ -74,10 +78,20 @@ class Launch:
     """Why there is none (kind not-published)."""
     inputs: tuple[Variable, ...] = ()
     """What a documented launch needs from the reader, in the recipe's order."""
+    prepare_sh: Script | None = None
+    """A documented launch's preparation (`launch.preparation`), run once before it."""
+    preparation_inputs: tuple[Variable, ...] = ()
+    """What its preparation needs from the reader, the steps' inputs in order."""
 
     @property
     def label(self) -> str:
         return LABELS[self.kind]
+
+    @property
+    def scripts(self) -> tuple[Script, ...]:
+        """Every file the launch downloads as: launch.sh, env.sh, then prepare.sh (what every list of them
+        shows, in this order)."""
+        return tuple(script for script in (self.launch_sh, self.env_sh, self.prepare_sh) if script is not None)
 
 
 def launches(fields: Any) -> tuple[Launch, ...]:
@@ -135,92 +149,210 @@ def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
     env_pairs = tuple(launch.env or ())
     inputs, substitutions = documented_inputs(launch)
     env_text = env_exports(env_pairs, quote=True) if env_pairs else None
-    variables = [item for item in inputs if item.required]
-    prerequisites = [item for item in inputs if not item.required]
     checkout, command = (
         substituted(text, chosen) for text, chosen in zip(launch_scripts(launch), substitutions, strict=True)
     )
-    text = _documented_script(fields, launch, variables, prerequisites, checkout, command, env_text)
+    steps = tuple(launch.preparation or ())
+    header = _header(fields, launch, "launch")
+    if steps:
+        header += _comment(
+            f"Run {prefix}prepare.sh first, in this folder: the publisher's {_steps(len(steps))} before this "
+            "launch, which it lists."
+        )
+    body: list[tuple[str, str, tuple[str | int, ...] | None]] = []
+    if env_text:
+        body.append(("# The environment the publisher's configuration sets (env.sh).", env_text, None))
+    body += _checkout(checkout)
+    placeholders_set = checkout != (launch.checkout or "") or command != launch.command
+    title = "# The documented command" + (", each <placeholder> a variable above." if placeholders_set else ".")
+    body.append((title, command, ("launch", "command")))
+    text, parts = _script(f"{prefix}launch.sh", header, inputs, body)
     env = _env_script(f"{prefix}env.sh", env_pairs, ("launch", "env"), quote=True) if env_pairs else None
-    parts = tuple(
-        Part(_line_of(text, piece), piece.count("\n") + (0 if piece.endswith("\n") else 1), ("launch", field))
-        for piece, field in ((checkout, "checkout"), (command, "command"))
-        if piece.strip()
+    prepare, needs = _preparation(fields, launch, prefix) if steps else (None, ())
+    return Launch(
+        "documented",
+        Script(f"{prefix}launch.sh", text, parts),
+        env,
+        inputs=tuple(inputs),
+        prepare_sh=prepare,
+        preparation_inputs=needs,
     )
-    return Launch("documented", Script(f"{prefix}launch.sh", text, parts), env, inputs=tuple(inputs))
 
 
-def _line_of(text: str, piece: str) -> int:
-    """The line `piece` (the last copy of it: the command comes last) begins on in `text`."""
-    return text.count("\n", 0, text.rindex(piece.rstrip("\n"))) + 1
+def _steps(count: int) -> str:
+    return "preparation step" if count == 1 else f"{count} preparation steps"
+
+
+def _preparation(fields: Any, launch: Any, prefix: str) -> tuple[Script, tuple[Variable, ...]]:
+    """`prepare.sh`: the checkout, then each preparation step as the publisher writes it."""
+    inputs, substitutions = preparation_inputs(launch)
+    checkout, *commands = (
+        substituted(text, chosen) for text, chosen in zip(preparation_scripts(launch), substitutions, strict=True)
+    )
+    steps = launch.preparation
+    header = _header(fields, launch, "preparation")
+    header.append("# Steps, each the publisher's commands as written, in the file and lines named:")
+    for number, step in enumerate(steps, start=1):
+        how = "" if step.commands else " (by hand: the publisher gives no commands)"
+        header += _comment(f"{number}. {step.what.rstrip('.')}{how} ({_cited(step)})", "  ")
+    header += _comment(f"Then run {prefix}launch.sh in this folder: it uses the clone this script leaves.")
+    body = _checkout(checkout)
+    for index, (step, text) in enumerate(zip(steps, commands, strict=True)):
+        field: tuple[str | int, ...] = ("launch", "preparation", index, "commands")
+        lines = _comment(f"Step {index + 1} of {len(steps)}: {step.what.rstrip('.')} ({_cited(step)}).")
+        if step.session:
+            lines += _comment(
+                "The publisher types these commands in the shell the last command below opens, then leaves it (exit):"
+            )
+            lines += [f"#   {line}".rstrip() for line in step.session.rstrip("\n").split("\n")]
+            lines.append(
+                "printf '%s\\n' "
+                + shlex.quote(
+                    f"{prefix}prepare.sh, step {index + 1}: in the shell that opens now, run these, then exit:"
+                )
+                + " "
+                + shlex.quote(step.session.rstrip("\n"))
+                + " >&2"
+            )
+        if not step.commands:
+            lines += _comment("By hand: the publisher describes this step in words, in the lines named above.")
+        body.append(("\n".join(lines), text, field if step.commands else None))
+    text, parts = _script(f"{prefix}prepare.sh", header, inputs, body)
+    return Script(f"{prefix}prepare.sh", text, parts), tuple(inputs)
+
+
+def _cited(step: Any) -> str:
+    first, last = step.lines
+    return f"{step.file} line {first}" if first == last else f"{step.file} lines {first}-{last}"
+
+
+def _header(fields: Any, launch: Any, what: str) -> list[str]:
+    source = launch.source
+    lines = ["#!/usr/bin/env bash"]
+    if what == "launch":
+        lines += _comment(
+            f"{fields.model} on {fields.gpu.count} x {fields.gpu.type}: the publisher's documented launch of this "
+            f"configuration, read from {source.repository} at commit {source.commit}. It is how the publisher "
+            "launches this configuration, not a log of the command that produced the published figures."
+        )
+        gpus = launch.sets.gpus if launch.sets is not None and launch.sets.gpus is not None else None
+        if launch.container:
+            lines += _comment(f"Container: {launch.container}")
+        if gpus is not None:
+            lines += _comment(f"GPUs the configuration is written for: {gpus}")
+    else:
+        lines += _comment(
+            f"{fields.model} on {fields.gpu.count} x {fields.gpu.type}: what the publisher says to do once before "
+            f"its documented launch of this configuration, read from {source.repository} at commit {source.commit}."
+        )
+    return lines
+
+
+def _script(
+    name: str,
+    header: list[str],
+    inputs: Sequence[Variable],
+    body: Sequence[tuple[str, str, tuple[str | int, ...] | None]],
+) -> tuple[str, tuple[Part, ...]]:
+    """A documented script: the header, what it needs (each variable required unless optional), then
+    each piece of the body under its title; and where each recipe field's text is in it."""
+    whose = "the steps'" if name.endswith("prepare.sh") else "the command's"
+    variables = [item for item in inputs if item.required]
+    required = [item for item in variables if not item.optional]
+    optional = [item for item in variables if item.optional]
+    prerequisites = [item for item in inputs if not item.required]
+    lines = [*header, "#"]
+    if prerequisites:
+        lines.append("# What this needs:")
+        for item in prerequisites:
+            lines += _comment(_provided(item), "  ")
+    for title, chosen in (
+        ("# Set before running (the script stops if one is unset):", required),
+        ("# May be set (optional: the script runs without it):", optional),
+    ):
+        if chosen:
+            lines.append(title)
+            for item in chosen:
+                lines += _comment(
+                    _provided(item) if item.name == item.written else f"{item.name}, {whose} {_provided(item)}",
+                    "  ",
+                )
+    lines += ["set -eo pipefail", ""]
+    if required:
+        lines += [
+            "require() {",
+            '  if [ -z "${!1:-}" ]; then',
+            f'    printf \'{name}: %s is not set: %s\\n\' "$1" "$2" >&2',
+            "    exit 1",
+            "  fi",
+            "}",
+        ]
+        lines += [f"require {item.name} {shlex.quote(item.description)}" for item in required]
+    if variables:
+        # For the programs the command starts, and a `bash -c '…'` script that reads one, to see them.
+        lines.append("export " + " ".join(dict.fromkeys(item.name for item in variables)))
+        lines.append("")
+    pieces: list[tuple[str, tuple[str | int, ...]]] = []
+    for title, text, field in body:
+        lines.append(title)
+        if text:
+            lines.append(text.rstrip("\n"))
+            if field is not None:
+                pieces.append((text, field))
+        lines.append("")
+    while lines and lines[-1] == "":
+        lines.pop()
+    script = "\n".join(lines) + "\n"
+    parts = []
+    at = 0
+    for piece, field in pieces:
+        if not piece.strip():
+            continue
+        start = script.index(piece.rstrip("\n"), at)
+        at = start + len(piece.rstrip("\n"))
+        count = piece.count("\n") + (0 if piece.endswith("\n") else 1)
+        parts.append(Part(script.count("\n", 0, start) + 1, count, field))
+    return script, tuple(parts)
+
+
+def _checkout(checkout: str) -> list[tuple[str, str, tuple[str | int, ...] | None]]:
+    if not checkout:
+        return []
+    title = "# The publisher's revision (a clone of it already in this folder is used again)."
+    return [(title, reused_clone(checkout), ("launch", "checkout"))]
+
+
+_CLONE_OPTIONS = frozenset({"-q", "--quiet", "--recursive", "--recurse-submodules", "--no-checkout"})
+
+
+def reused_clone(checkout: str) -> str:
+    """The checkout with its `git clone` skipped where the folder it clones into is a clone already:
+    `prepare.sh` and `launch.sh`, run one after the other in one folder, share it. The line keeps its
+    place, so what bash or ShellCheck find there is still the checkout's line."""
+    lines = checkout.split("\n")
+    for index, line in enumerate(lines):
+        words = line.split("#", 1)[0].split("&&", 1)[0].split()
+        if words[:2] != ["git", "clone"]:
+            continue
+        arguments = [word for word in words[2:] if word not in _CLONE_OPTIONS]
+        if not arguments:
+            return checkout
+        url = arguments[0].rstrip("/")
+        folder = arguments[1] if len(arguments) > 1 else url.rsplit("/", 1)[-1].removesuffix(".git")
+        indent = line[: len(line) - len(line.lstrip())]
+        lines[index] = f"{indent}[ -d {shlex.quote(folder.rstrip('/') + '/.git')} ] || {line.lstrip()}"
+        return "\n".join(lines)
+    return checkout
 
 
 def _comment(text: str, indent: str = "") -> list[str]:
     """Prose as comment lines: any line break in it ends up inside a comment, never as a command."""
     words = " ".join(text.split())
-    return [f"# {indent}{line}".rstrip() for line in textwrap.wrap(words, _COMMENT_WIDTH - len(indent))] or ["#"]
+    # Paths and names are never broken: a long one has a line of its own.
+    wrapped = textwrap.wrap(words, _COMMENT_WIDTH - len(indent), break_long_words=False, break_on_hyphens=False)
+    return [f"# {indent}{line}".rstrip() for line in wrapped] or ["#"]
 
 
 def _provided(variable: Variable) -> str:
     where = f" From: {variable.origin}." if variable.origin else ""
     return f"{variable.written}: {variable.description.rstrip('.')}.{where}"
-
-
-def _documented_script(
-    fields: Any,
-    launch: Any,
-    variables: Sequence[Variable],
-    prerequisites: Sequence[Variable],
-    checkout: str,
-    command: str,
-    env_text: str | None,
-) -> str:
-    source = launch.source
-    gpus = launch.sets.gpus if launch.sets is not None and launch.sets.gpus is not None else None
-    lines = ["#!/usr/bin/env bash"]
-    lines += _comment(
-        f"{fields.model} on {fields.gpu.count} x {fields.gpu.type}: the publisher's documented launch of this "
-        f"configuration, read from {source.repository} at commit {source.commit}. It is how the publisher "
-        "launches this configuration, not a log of the command that produced the published figures."
-    )
-    if launch.container:
-        lines += _comment(f"Container: {launch.container}")
-    if gpus is not None:
-        lines += _comment(f"GPUs the configuration is written for: {gpus}")
-    lines.append("#")
-    if prerequisites:
-        lines.append("# What this needs:")
-        for item in prerequisites:
-            lines += _comment(_provided(item), "  ")
-    if variables:
-        lines.append("# Set before running (the script stops if one is unset):")
-        for item in variables:
-            lines += _comment(
-                _provided(item) if item.name == item.written else f"{item.name}, the command's {_provided(item)}", "  "
-            )
-    lines += ["set -eo pipefail", ""]
-    if variables:
-        lines += [
-            "require() {",
-            '  if [ -z "${!1:-}" ]; then',
-            '    printf \'launch.sh: %s is not set: %s\\n\' "$1" "$2" >&2',
-            "    exit 1",
-            "  fi",
-            "}",
-        ]
-        lines += [f"require {item.name} {shlex.quote(item.description)}" for item in variables]
-        # For the programs the command starts, and a `bash -c '…'` script that reads one, to see them.
-        lines.append("export " + " ".join(dict.fromkeys(item.name for item in variables)))
-        lines.append("")
-    if env_text:
-        lines.append("# The environment the publisher's configuration sets (env.sh).")
-        lines.append(env_text.rstrip("\n"))
-        lines.append("")
-    if checkout:
-        lines.append("# The publisher's revision.")
-        lines.append(checkout.rstrip("\n"))
-        lines.append("")
-    placeholders_set = checkout != (launch.checkout or "") or command != launch.command
-    lines.append("# The documented command" + (", each <placeholder> a variable above." if placeholders_set else "."))
-    lines.append(command.rstrip("\n"))
-    return "\n".join(lines) + "\n"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import fmt
-from . import launchscript, launchvalues
+from . import launchscript, launchvalues, preparation
 from .dryrunstate import DryRunOutcome
 from .figures import lookup
 
@@ -123,15 +123,8 @@ def configuration_gaps(fields: Any) -> tuple[Gap, ...]:
 
 
 def preparation_steps(fields: Any) -> tuple[str, ...]:
-    """What `launch.preparation` asks the reader to do first, each step's `what`. Read by name, so that
-    this holds before and after the schema has the field."""
-    steps = getattr(lookup(fields, "launch"), "preparation", None) or ()
-    found = []
-    for step in steps:
-        what = step if isinstance(step, str) else getattr(step, "what", None)
-        if what:
-            found.append(" ".join(str(what).split()))
-    return tuple(found)
+    """What the publisher asks the reader to do first, each step's `what` (preparation.py's steps)."""
+    return tuple(" ".join(step.what.split()) for step in preparation.preparation_steps(fields))
 
 
 def readiness(fields: Any, inputs: Sequence[tuple[str, str | None]], dry_run: DryRunOutcome | None) -> Readiness:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..problems import Problem
+from ..problems import Problem, json_path
 from ..reading.yamlsource import SourceMap
 from . import launchscript, shellcheck
 from .shellcheck import Finding
@@ -42,12 +42,7 @@ def checked_scripts(fields: Any) -> tuple[CheckedScript, ...]:
     says a script was checked when it was not."""
     if shellcheck.unavailable():
         return ()
-    scripts = [
-        (one.kind, script)
-        for one in launchscript.launches(fields)
-        for script in (one.launch_sh, one.env_sh)
-        if script is not None
-    ]
+    scripts = [(one.kind, script) for one in launchscript.launches(fields) for script in one.scripts]
     found = shellcheck.findings([script.text for _, script in scripts])
     return tuple(
         CheckedScript(kind, script.name, tuple(item for item in each if item.level in SHOWN_LEVELS))
@@ -65,8 +60,7 @@ def script_problems(
         script.name: script
         for one in launchscript.launches(fields)
         if one.kind == "documented"
-        for script in (one.launch_sh, one.env_sh)
-        if script is not None
+        for script in one.scripts
     }
     for each in checked:
         if each.kind != "documented":
@@ -94,10 +88,10 @@ def script_problems(
                 path,
                 line,
                 position.column if part.lines == 1 else 1,
-                "$." + ".".join(part.field),
+                json_path(part.field),
                 f"the {each.name} made of this would not run as written: {why} ({finding.code}, "
                 f"{each.name} line {finding.line}); fix the text as the publisher meant it and say so in "
-                "`launch.notes`",
+                + ("the step's `notes`" if part.field[:2] == ("launch", "preparation") else "`launch.notes`"),
             )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from .. import describe, fmt
 from ..checking import launchscript as launch
+from ..checking.preparation import preparation_steps
 from ..loader import Entry
 from ..site import facts
 
@@ -121,9 +122,7 @@ def _launch_lines(entry: Entry) -> list[str]:
     for one in launch.launches(entry.recipe.fields):
         if one.kind == "not-published":
             continue  # the readiness above says why there is none
-        rows = [
-            (script.name, page_url(entry.recipe.id) + script.name) for script in (one.launch_sh, one.env_sh) if script
-        ]
+        rows = [(script.name, page_url(entry.recipe.id) + script.name) for script in one.scripts]
         documented = entry.recipe.fields.launch if one.kind == "documented" else None
         if documented is not None:
             source = documented.source
@@ -132,6 +131,12 @@ def _launch_lines(entry: Entry) -> list[str]:
                 rows.append(("container", documented.container))
         if one.inputs:
             rows.append(("needs", ", ".join(item.written for item in one.inputs)))
+        steps = preparation_steps(entry.recipe.fields) if one.kind == "documented" else ()
+        if steps:
+            # What to do first, each step as the page names it; prepare.sh runs them.
+            rows.append(("prepare first", "; ".join(f"{step.number}. {step.what}" for step in steps)))
+        if one.preparation_inputs:
+            rows.append(("prepare needs", ", ".join(item.written for item in one.preparation_inputs)))
         note = " (how the publisher launches this configuration, not a log of the run)" if documented else ""
         lines += [f"Launch: {one.label}{note}", *_pairs(rows)]
     return lines

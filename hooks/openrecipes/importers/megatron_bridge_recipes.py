@@ -22,6 +22,7 @@ from ..checking import launchvalues
 from ..checking.scriptinputs import script_inputs
 from . import firstseen
 from . import megatron_bridge as mb
+from . import megatron_bridge_inputs as needs
 from . import megatron_bridge_launch as launches
 from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
@@ -314,7 +315,9 @@ def _recipe(
     if mtp is not None:
         data["layout"]["mtp_layers"] = mtp
     if isinstance(launch, launches.Documented):
-        data["launch"] = _launch(launch, int(per_node.value), context, found, values.system, _row_values(data))
+        data["launch"] = _launch(
+            launch, int(per_node.value), context, found, values.system, _row_values(data), values.model
+        )
     elif isinstance(launch, launches.NotDocumented):
         data["launch"] = {"kind": "not-published", "reason": _not_documented(launch)}
     disagreements = [
@@ -704,19 +707,22 @@ def _ga_notes(values: mb.Values) -> list[str]:
 # -- the documented launch ------------------------------------------------------------------------
 
 CLONE_URL = f"https://github.com/{mb.REPOSITORY}.git"
-LAUNCH_INPUTS: dict[str, tuple[str, str]] = {
-    # name: (what to provide, where it comes from)
+LAUNCH_INPUTS: dict[str, tuple[str, str, str]] = {
+    # name: (what to provide, where it comes from, its kind)
     "SLURM_ACCOUNT": (
         "The Slurm account the job is charged to (the launcher's --account).",
         "your cluster's administrator (`sacctmgr show associations user=$USER` lists yours)",
+        "account",
     ),
     "SLURM_PARTITION": (
         "The Slurm partition of the GPU nodes (the launcher's --partition).",
         "your cluster's administrator (`sinfo` lists the partitions)",
+        "cluster",
     ),
     "CONTAINER_IMAGE": (
         "The NeMo container of this release: the page names the release, and no image tag for it is written down.",
         "NGC's list of NeMo containers (https://catalog.ngc.nvidia.com/orgs/nvidia/containers/nemo/tags)",
+        "container-image",
     ),
 }
 """What every Megatron-Bridge launch reads from whoever runs it."""
@@ -786,6 +792,7 @@ def _launch(
     releases: launches.Releases,
     system: str,
     row: dict[str, Any],
+    model: str,
 ) -> dict[str, Any]:
     release = found.release
     commit = release.commit
@@ -809,7 +816,11 @@ def _launch(
         ),
     )
     nodes = found.gpus // per_node if found.launcher == "train.sh" else None
-    command = _command(found, per_node, nodes, image, options, trailing)
+    steps, environment, environment_notes = needs.environment_steps(releases, found)
+    token = needs.hf_token(releases, found, model)
+    command = _command(found, per_node, nodes, image, token.option if token else None, options, trailing)
+    rests_on = [*(cited for step in steps for cited in (step.cited, *step.rests_on)), *(token.cited if token else ())]
+    cited_files = (*cited_files, *(cited for cited in dict.fromkeys(rests_on) if cited not in cited_files))
     notes = [
         f"Megatron-Bridge {release.version} is the {release.name} container's version, as the documentation's "
         f"version picker says ({launches.VERSION_INDEX[1]}, "
@@ -831,11 +842,17 @@ def _launch(
             "env is the function's cfg.env_vars (each value as str() of the Python value): Megatron-Bridge sets them "
             "in the training process before it starts, unless the shell or Slurm already sets them."
         )
-    elif found.launcher != "train.sh":
+    elif found.launcher != "train.sh" and token is None:
         notes.append(
             "The README's longer example also passes `-hf <HF_TOKEN>` (a Hugging Face token, for gated tokenizers "
             "and configs; it sets TRANSFORMERS_OFFLINE=0); the command here is its shortest documented form."
         )
+    if token is not None:
+        notes.append(
+            f"The command passes the launcher's Hugging Face token option ({token.option}), which the shortest "
+            f"documented form leaves out: this launch needs a Hugging Face access token{token.why}."
+        )
+    notes += environment_notes
     data: dict[str, Any] = {
         "kind": "documented",
         "source": {
@@ -853,10 +870,27 @@ def _launch(
         **({"env": env} if env is not None else {}),
         **({"withheld": withheld} if withheld else {}),
         "sets": sets,
-        "inputs": _inputs(command, found, per_node, system),
+        "inputs": [
+            *_inputs(command, found, per_node, system),
+            *environment,
+            *([needs.token_input(token)] if token else []),
+        ],
+        **({"preparation": [_step(step) for step in steps]} if steps else {}),
         "notes": " ".join(note for note in notes if note),
     }
     return data
+
+
+def _step(step: needs.Step) -> dict[str, Any]:
+    first, last = step.cited.first, step.cited.last
+    return {
+        "what": step.what,
+        "file": step.cited.path,
+        "lines": [first, last or first],
+        "commands": step.commands,
+        **({"inputs": list(step.inputs)} if step.inputs else {}),
+        "notes": step.notes,
+    }
 
 
 def _launch_image(
@@ -908,13 +942,17 @@ def _command(
     per_node: int,
     nodes: int | None,
     image: str | None,
+    token: str | None,
     options: Sequence[str] = (),
     trailing: Sequence[str] = (),
 ) -> str:
-    """The documented command, with the launcher's options that make it run the row (`options`,
-    pairs of words) and trailing `KEY=VALUE` overrides after them, one to a line."""
+    """The launcher's documented command for the row, with the launcher's options that make it run the
+    row (`options`, pairs of words), its token option where the launch needs one, and trailing
+    `KEY=VALUE` overrides last, one to a line. What the README runs before it (installing NeMo-Run)
+    is a preparation step, not part of the command."""
     container = image or '"$CONTAINER_IMAGE"'
     pairs = [" ".join(options[index : index + 2]) for index in range(0, len(options), 2)]
+    extra = [*pairs, *([token] if token else []), *trailing]
     if found.launcher == "train.sh":
         selection = dict(found.selection)
         lines = [
@@ -924,8 +962,7 @@ def _command(
             f"    --container-image {container}",
             f"    --recipe {selection['--recipe']}",
             f"    --mode {selection['--mode']}",
-            *(f"    {pair}" for pair in pairs),
-            *(f"    {override}" for override in trailing),
+            *(f"    {word}" for word in extra),
         ]
         return " \\\n".join(lines) + "\n"
     lines = [
@@ -936,10 +973,9 @@ def _command(
         *(f"  {flag} {value}" for flag, value in found.selection),
         f"  -ng {found.gpus}",
         f"  -gn {per_node}",
-        *(f"  {pair}" for pair in pairs),
-        *(f"  {override}" for override in trailing),
+        *(f"  {word}" for word in extra),
     ]
-    return "".join(f"{line}\n" for line in found.prelude) + " \\\n".join(lines) + "\n"
+    return " \\\n".join(lines) + "\n"
 
 
 def _sets_notes(found: launches.Documented, sets: dict[str, Any], overridden: list[_Overridden]) -> list[str]:
@@ -1001,12 +1037,13 @@ def _inputs(command: str, found: launches.Documented, per_node: int, system: str
                 f"commands run on its login node, with git and {tools} there."
             ),
             "origin": "your cluster; the README's setup runs on a Slurm login node",
+            "kind": "cluster",
         }
     ]
     for item in script_inputs(command, found.env or {}):
         if item.kind == "variable" and item.name in LAUNCH_INPUTS:
-            description, origin = LAUNCH_INPUTS[item.name]
-            inputs.append({"name": item.name, "description": description, "origin": origin})
+            description, origin, kind = LAUNCH_INPUTS[item.name]
+            inputs.append({"name": item.name, "description": description, "origin": origin, "kind": kind})
     return inputs
 
 

@@ -35,9 +35,11 @@ from ..reading import shellenv
 from ..reading.envnames import is_dangerous_name
 from . import mlperf as mp
 from . import mlperf_effective, mlperf_launch
+from . import mlperf_preparation as preparation
 from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
 from .mlperf import lines as _lines
+from .mlperf_inputs import described
 
 IMPORTER = "mlperf"
 SCORING_RULE = f"{mllog.RULES}#L509"
@@ -78,60 +80,6 @@ AVAILABILITY = (
     ("research", "research"),
 )
 
-# What the documented commands read, said once for every launch.
-INPUTS = {
-    "<docker/registry:benchmark-tag>": (
-        "A registry and tag you can push to and the cluster can pull from, for the image built from the "
-        "implementation's Dockerfile.",
-        "your container registry",
-    ),
-    "<path/to/data/dir>": (
-        "The benchmark's prepared data set, on a path every node can read.",
-        "the implementation's README",
-    ),
-    "<path/to/dataset>": (
-        "The benchmark's prepared data set, on a path every node can read.",
-        "the implementation's README",
-    ),
-    "<container/name>": (
-        "The image built from the implementation's Dockerfile, pushed where the cluster can pull it.",
-        "your container registry",
-    ),
-    "<as/set/above>": (
-        "The value the README sets for the same variable in an earlier step: CONT, the image built from the "
-        "implementation's Dockerfile; DATADIR, the prepared data set's path.",
-        "the implementation's README",
-    ),
-    "<path/to/output/dir>": (
-        "Where the logs are written, on a path every node can write.",
-        "your cluster's shared storage",
-    ),
-    "<path/to/model>": ("The prepared model checkpoint, on a path every node can read.", "the implementation's README"),
-    "<docker/registry>": (
-        "A registry you can push to and the cluster can pull from, for the image built from the implementation's "
-        "Dockerfile.",
-        "your container registry",
-    ),
-    "<path/to/output_logdir>": (
-        "Where the logs are written, on a path every node can write.",
-        "your cluster's shared storage",
-    ),
-    "<path/to/your/downloaded/checkpoint>": (
-        "The model checkpoint the benchmark starts from, downloaded and converted as the implementation's README "
-        "says, on a path every node can read.",
-        "the implementation's README",
-    ),
-    "<path/to/your/preprocessed_c4>": (
-        "The C4 data set, preprocessed as the implementation's README says, on a path every node can read.",
-        "the implementation's README",
-    ),
-    "<path/to/your/tokenizer.model>": (
-        "The tokenizer model file the implementation's README names, on a path every node can read.",
-        "the implementation's README",
-    ),
-    "DGXNNODES": ("Nodes the job takes; the configuration exports it.", "the configuration file"),
-    "WALLTIME": ("The job's time limit; the configuration exports it.", "the configuration file"),
-}
 _COMMAND_LINE = re.compile(r"\b(source|sbatch|docker|bash|srun|CONT=|run_with_docker|podman|salloc)\b")
 _CONFIG_NAME = re.compile(r"config_[A-Za-z0-9_.+-]+?\.sh")
 _COMMON = re.compile(r"config_(common\w*|mounts\w*|.*_common)\.sh")
@@ -709,7 +657,9 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
         elif item.value is not None and all(entry["name"] != item.name for entry in withheld):
             withheld += withhold({item.name: item.value}, {item.name: (item.path, item.line)})[1]
     effective = mlperf_effective.read(source, found.workdir, config)
-    cited = [*(item.path for item in found.cited), *(file.path for file in config.files)]
+    steps = preparation.steps(source, found, _image(command) if found.container is None else None)
+    step_files = [step.cited for step in steps]
+    cited = [*(item.path for item in found.cited), *(file.path for file in config.files), *(c.path for c in step_files)]
     commit = _last_commit(source, [*cited, *(item.path for item in effective.cited)])
     files = [item.launch_file(repository.name, commit) for item in found.cited]
     for index, file in enumerate(config.files):
@@ -724,6 +674,7 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
                 "url": _permalink(repository, commit, file.path, 1, total),
             }
         )
+    files += [item.launch_file(repository.name, commit) for item in step_files]
     launch: dict[str, Any] = {
         "kind": "documented",
         "source": {"repository": repository.name, "commit": commit, "files": files},
@@ -772,6 +723,8 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
     if sets:
         launch["sets"] = sets
     launch["inputs"] = _inputs(command, env, found.container)
+    if steps:
+        launch["preparation"] = [step.data for step in steps]
     if withheld:
         notes.append(
             "Set by the configuration, and withheld from env as names a recipe may not set (the page warns of "
@@ -853,6 +806,7 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
             "name": "<Slurm cluster>" if "sbatch" in command else "<the nodes>",
             "description": "Nodes of the system this result ran on, with the container runtime the README assumes.",
             "origin": "your cluster; the submission's README",
+            "kind": "cluster",
         }
     ]
     reads_image = any(
@@ -874,6 +828,7 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
                     "export CONT=$CONT): built from the implementation's Dockerfile, where the cluster can pull it."
                 ),
                 "origin": "the implementation's README and Dockerfile",
+                "kind": "container-image",
             }
         )
     if container is None and not reads_image and not re.search(r"\$\{?(CONT|IMAGE_NAME)\b", command):
@@ -885,6 +840,7 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
                     "built from the implementation's Dockerfile (or the image its README names elsewhere)."
                 ),
                 "origin": "the implementation's Dockerfile and README",
+                "kind": "container-image",
             }
         )
     for item in script_inputs(command, env):
@@ -892,16 +848,32 @@ def _inputs(command: str, env: dict[str, str], container: str | None) -> list[di
             continue  # the system's own (LD_LIBRARY_PATH), never one a reader is asked to set
         written = item.written if item.kind == "placeholder" else item.name
         # `</path/to/dataset>` is `<path/to/dataset>` written from the root.
-        description, origin = INPUTS.get(written, INPUTS.get(written.replace("</", "<", 1), (None, None)))
+        description, origin, kind = described(written)
         inputs.append(
             {
                 "name": written,
                 "description": description
                 or f"Read by the documented command (line {item.line}); the submission's README says what to provide.",
                 "origin": origin or "the submission's README",
+                **({"kind": kind} if kind else {}),
             }
         )
     return inputs
+
+
+def _image(command: str) -> str | None:
+    """The image the reader builds for the command, as it writes it: the placeholder it gives CONT or
+    IMAGE_NAME, `"$CONT"` where it keeps the reader's, or `<container image>` where it names none; None
+    where it names an image or file of the publisher's own (Oracle's .sqsh)."""
+    for simple in shellenv.commands(command)[0]:
+        for word in simple.assignments:
+            name, _ = shellenv.assigned(word) or ("", "")
+            if name in ("CONT", "IMAGE_NAME"):
+                value = word.text.split("=", 1)[1]
+                if re.fullmatch(r"\$\{?CONT\}?", value.strip('"')):
+                    return '"$CONT"'
+                return value if "<" in value else None
+    return "<container image>"
 
 
 def _last_commit(source: GitSource, paths: Sequence[str]) -> str:

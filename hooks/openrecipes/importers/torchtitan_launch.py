@@ -27,6 +27,7 @@ from typing import Any
 
 from ..reading.gitrev import GitError
 from . import torchtitan as tt
+from . import torchtitan_inputs as needs
 from .common import Cited, github_permalink
 from .gitsource import GitSource
 
@@ -38,7 +39,6 @@ CONFIGS = "train_configs"
 FLOAT8_DOC = "docs/float8.md"
 
 _README_LAUNCH = re.compile(r'^CONFIG_FILE="?\./train_configs/[^"\s]+\.toml"?\s+\./run_llama_train\.sh\s*$')
-_TOKENIZER = re.compile(r"^python\S*\s+torchtitan/datasets/download_tokenizer\.py\s.*--hf_token=\.\.\.\s*$")
 _SCHEDULES = {"1F1B": "1F1B"}
 """A row's schedule as printed -> `--experimental.pipeline_parallel_schedule`. An interleaved schedule
 also needs its stages per rank (split points), which no row states, so it has no entry."""
@@ -306,8 +306,9 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
     readme = _show(source, README, commit)
     launch_line = _line(readme, _README_LAUNCH, README)
     launch_heading = _heading_above(readme, launch_line)
-    tokenizer_line = _line(readme, _TOKENIZER, README)
-    tokenizer_heading = _heading_above(readme, tokenizer_line)
+    tokenizer = needs.tokenizer_step(source, commit)
+    if tokenizer is None:
+        raise NotMappedError(f"{README} documents no tokenizer download at {commit[:7]}")
     launcher = _show(source, LAUNCHER, commit)
     ngpu_line = _line(launcher, r"^NGPU=\$\{NGPU:-", LAUNCHER)
     passes = _line(launcher, r"train\.py --job\.config_file \$\{CONFIG_FILE\} \$overrides", LAUNCHER)
@@ -320,7 +321,7 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
     doc = _float8_doc(source, commit) if row.values.float8 else None
     cited = [
         Cited(README, launch_heading, _section(readme, launch_heading), "the launch of a training run"),
-        Cited(README, tokenizer_heading, _section(readme, tokenizer_heading), "the tokenizer download"),
+        tokenizer[1],
         Cited(config.path, None, None, f"the train config of the {row.flavor} flavour (line {flavor_line})"),
         Cited(OPTIONS, docstring, precedence, "options on the command line override the train config"),
     ]
@@ -330,7 +331,6 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
     cited += [Cited(OPTIONS, s.option.first, s.option.last, f"--{s.option.name}: the row's {s.why}") for s in settings]
     if row.gpus % row.per_node and row.gpus > row.per_node:
         raise NotMappedError(f"{row.gpus} GPUs are not whole hosts of {row.per_node}")
-    tokenizer = re.sub(r"--hf_token=\.\.\.", '--hf_token="$HF_TOKEN"', readme[tokenizer_line - 1].strip())
     config_arg = f'CONFIG_FILE="./{config.path}"'
     inputs = [
         {
@@ -340,19 +340,11 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
                 f"ran ({row.versions}); torchtitan's README installs a nightly torch instead"
             ),
             "origin": f"the report's Versions and Dates table ({row.report_url}); torchtitan's README Installation",
-        },
-        {
-            "name": "HF_TOKEN",
-            "description": (
-                "A Hugging Face access token of an account granted access to meta-llama's Llama 3.1 models; the "
-                "tokenizer download reads it"
-            ),
-            "origin": "https://huggingface.co/settings/tokens, as torchtitan's README says",
+            "kind": "python-environment",
         },
     ]
     if row.gpus <= row.per_node:
         command = (
-            f"{tokenizer}\n"
             f"NGPU={row.gpus} {config_arg} ./{LAUNCHER} \\\n" + " \\\n".join(f"  {s.word}" for s in settings) + "\n"
         )
         inputs.insert(
@@ -364,13 +356,13 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
                     f"streams the train config's data set from there), and the checkout as the working directory"
                 ),
                 "origin": "the report's Hardware section; run_llama_train.sh runs torchrun on the local host",
+                "kind": "cluster",
             },
         )
         cited.insert(1, Cited(LAUNCHER, ngpu_line, passes, "NGPU, and the options after it passed to train.py"))
         launcher_note = f"NGPU={row.gpus} is the row's GPU count ({LAUNCHER} line {ngpu_line})"
     else:
         command, slurm_cited, slurm_notes, partition_line = _multinode(row, source, commit, settings, config_arg)
-        command = f"{tokenizer}\n{command}"
         cited += slurm_cited
         notes += slurm_notes
         nodes = row.gpus // row.per_node
@@ -385,6 +377,7 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
                     "there) and DCGM's dcgmi (the script pauses its profiling)"
                 ),
                 "origin": "torchtitan's README, Multi-Node Training; the report's Hardware section",
+                "kind": "cluster",
             },
         )
         inputs.append(
@@ -395,6 +388,7 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
                     f"(line {partition_line}), which names the publisher's"
                 ),
                 "origin": "your cluster's administrator (`sinfo` lists the partitions)",
+                "kind": "cluster",
             },
         )
         launcher_note = f"the GPUs are {nodes} nodes of {row.per_node}, launched with {MULTINODE} as the README says"
@@ -458,6 +452,7 @@ def _documented(row: Row, source: GitSource, commit: str) -> dict[str, Any]:
         "command": command,
         "sets": sets,
         "inputs": inputs,
+        "preparation": [tokenizer[0]],
         "notes": launch_notes,
     }
 

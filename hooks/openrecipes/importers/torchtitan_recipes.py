@@ -33,6 +33,7 @@ from ..checking.scriptinputs import script_inputs
 from ..reading.gitrev import GitError
 from . import firstseen, torchtitan_launch
 from . import torchtitan as tt
+from . import torchtitan_inputs as needs
 from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id
 from .gitsource import FileAtCommit, GitSource
 
@@ -269,7 +270,12 @@ def _launch(
         return None
     env = {"NUM_NODES": str(values.num_nodes)} if values.num_nodes is not None and "$NUM_NODES" in command.text else {}
     inputs = [
-        {"name": item.name, "description": LAUNCH_INPUTS[item.name], "origin": LAUNCH_ORIGINS[item.name]}
+        {
+            "name": item.name,
+            "description": LAUNCH_INPUTS[item.name],
+            "origin": LAUNCH_ORIGINS[item.name],
+            "kind": "cluster",
+        }
         for item in script_inputs(command.text, env)
         if item.name in LAUNCH_INPUTS
     ]
@@ -283,8 +289,13 @@ def _launch(
                 "checkout of that commit with the torch and torchao versions the report names."
             ),
             "origin": "torchrun's multi-node launch; the report's Hardware and Versions and Dates sections",
+            "kind": "cluster",
         },
     )
+    wandb = needs.wandb_input(command.text)
+    if wandb is not None:
+        inputs.append(wandb)
+    tokenizer = needs.tokenizer_step(source, commit)
     files: list[dict[str, Any]] = []
     if config is not None and config.commit == commit:
         files.append(
@@ -302,6 +313,8 @@ def _launch(
         files.append({"path": script, "what": "the training script the command runs", "url": permalink(script, commit)})
     if not files:
         return None
+    if tokenizer is not None:
+        files.append(tokenizer[1].launch_file(tt.REPOSITORY, commit))
     sets: dict[str, Any] = {}
     nproc = re.search(r"--nproc_per_node[ =](\d+)", command.text)
     if values.num_nodes is not None and nproc:
@@ -344,6 +357,7 @@ def _launch(
         **({"env": env} if env else {}),
         **({"sets": {key: sets[key] for key in ordered}} if sets else {}),
         "inputs": inputs,
+        **({"preparation": [tokenizer[0]]} if tokenizer is not None else {}),
         "notes": (
             "The command the report publishes (the notes say where, and any edit since), run at the torchtitan "
             "commit its Versions and Dates table names; sets holds what the config file sets with the command's "

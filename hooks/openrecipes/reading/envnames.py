@@ -353,17 +353,17 @@ def is_dangerous_name(name: str) -> str | None:
     return None
 
 
-def placeholder_problem(placeholder: str) -> str | None:
-    """Why `<placeholder>` may not be an input of a documented launch: the variable `launch.sh` makes
+def placeholder_problem(placeholder: str, script: str = "launch.sh or prepare.sh") -> str | None:
+    """Why `<placeholder>` may not be an input of a documented launch: the variable `script` makes
     of it is a name a recipe may not set (or would be one beside another input of its name, which
-    `launch.sh` tells apart as NAME_INPUT)."""
+    the script tells apart as NAME_INPUT)."""
     base = variable_for(placeholder, ())
     for variable in (base, f"{base}_INPUT"):
         reason = is_dangerous_name(variable)
         if reason is not None:
             beside = "" if variable == base else f" beside another input named {base}"
             return (
-                f"becomes the variable {variable} in launch.sh{beside}, a name a recipe may not set: {reason}; "
+                f"becomes the variable {variable} in {script}{beside}, a name a recipe may not set: {reason}; "
                 "name the placeholder for what to provide (<path/to/dataset>)"
             )
     return None

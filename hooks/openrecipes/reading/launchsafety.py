@@ -130,6 +130,15 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[FieldPath, str, bool]]:
             yield ("launch", key), launch[key], True
     yield from _environment(launch.get("env"), ("launch", "env"), shell=False)  # quoted by launch.sh
     yield from _inputs(launch.get("inputs"), ("launch", "inputs"))
+    steps = launch.get("preparation")
+    for index, step in enumerate(steps if isinstance(steps, list) else ()):
+        if not isinstance(step, dict):
+            continue
+        # prepare.sh runs a step's commands; it shows its session and says what it does in comments.
+        for key, shell in (("commands", True), ("session", True), ("what", False)):
+            if isinstance(step.get(key), str):
+                yield ("launch", "preparation", index, key), step[key], shell
+        yield from _inputs(step.get("inputs"), ("launch", "preparation", index, "inputs"))
     for key, texts in (("conditional", ("value", "condition")), ("withheld", ("value",))):
         items = launch.get(key)
         for index, item in enumerate(items if isinstance(items, list) else ()):
@@ -156,6 +165,11 @@ def _what(path: FieldPath, data: dict[str, Any]) -> str:
     named = {("run",): "the script", ("launch", "checkout"): "the checkout", ("launch", "command"): "the command"}
     if path in named:
         return named[path]
+    if path[:2] == ("launch", "preparation") and len(path) == 4:
+        step = f"preparation step {path[2] + 1}"
+        return {"commands": f"the commands of {step}", "session": f"the session of {step}"}.get(
+            str(path[3]), f"what {step} does"
+        )
     if path[-2] == "env":  # env.NAME or launch.env.NAME
         return f"the value of {_brief(path[-1])}"
     holder: Any = data
@@ -417,7 +431,11 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
             message = link_problem(item["url"], item["path"], repository, commit)
             if message is not None:
                 found.append((where, 1, 1, message))
-    for key, what in (("withheld", "a withheld variable"), ("conditional", "a conditional value")):
+    for key, what, why in (
+        ("withheld", "a withheld variable", "names the publisher's file (and line) that sets it"),
+        ("conditional", "a conditional value", "names the publisher's file (and line) that sets it"),
+        ("preparation", "a preparation step", "names the publisher's file (and lines) it is read from"),
+    ):
         items = launch.get(key)
         for index, item in enumerate(items if isinstance(items, list) else ()):
             where = ("launch", key, index, "file")
@@ -428,8 +446,8 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
                         where,
                         1,
                         1,
-                        f"{item['file']!r} is not a file launch.source.files cites: {what} names the "
-                        "publisher's file (and line) that sets it, cited with the launch",
+                        f"{item['file']!r} is not a file launch.source.files cites: {what} {why}, cited with the "
+                        "launch",
                     )
                 )
     scripts = [
@@ -437,14 +455,28 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
         for key, what in (("checkout", "the checkout"), ("command", "the command"))
         if isinstance(text := launch.get(key), str) and not _refused(("launch", key), skip)
     ]
-    found += _placeholder_problems(scripts)
+    found += _placeholder_problems(scripts, "launch.sh")
+    # prepare.sh makes its variables of the checkout's and the steps' placeholders together.
+    steps = launch.get("preparation")
+    prepared = [
+        (
+            step["commands"],
+            ("launch", "preparation", index, "commands"),
+            f"the commands of preparation step {index + 1}",
+        )
+        for index, step in enumerate(steps if isinstance(steps, list) else ())
+        if isinstance(step, dict)
+        and isinstance(step.get("commands"), str)
+        and not _refused(("launch", "preparation", index, "commands"), skip)
+    ]
+    found += _placeholder_problems(prepared, "prepare.sh")
     return found
 
 
 def _placeholder_problems(
-    scripts: list[tuple[str, FieldPath, str]],
+    scripts: list[tuple[str, FieldPath, str]], script: str
 ) -> Iterator[tuple[FieldPath, int, int, str]]:
-    """A `<placeholder>` written in the launch that launch.sh would make a variable a recipe may not
+    """A `<placeholder>` written in the launch that `script` would make a variable a recipe may not
     set: the variable it is the whole value of, or the one named after it (shelltext.py)."""
     every = shelltext.placeholder_variables([text for text, _, _ in scripts], ())
     for (text, path, what), uses in zip(scripts, every, strict=True):
@@ -453,7 +485,7 @@ def _placeholder_problems(
                 reason = envnames.is_dangerous_name(variable)
                 problem = None if reason is None else f"stands for {variable}, a name a recipe may not set: {reason}"
             else:
-                problem = envnames.placeholder_problem(use.text)
+                problem = envnames.placeholder_problem(use.text, script)
             if problem is not None:
                 number, column = _line_and_column(text, use.start)
                 yield path, number, column, f"line {number} of {what} writes {use.written}, which {problem}"

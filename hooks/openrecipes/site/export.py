@@ -72,7 +72,7 @@ def launches_json(entry: Entry) -> list[dict[str, Any]]:
         {
             "kind": one.kind,
             "reason": one.reason,
-            "files": {script.name: script.text for script in (one.launch_sh, one.env_sh) if script},
+            "files": {script.name: script.text for script in one.scripts},
             "inputs": [dataclasses.asdict(item) for item in one.inputs],
         }
         for one in launch.launches(entry.recipe.fields)

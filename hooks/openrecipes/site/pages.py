@@ -22,6 +22,7 @@ from ..checking import pricebasis, readiness
 from ..checking.figures import MFU_TOLERANCE, PRICE_ABSOLUTE_TOLERANCE, PRICE_RELATIVE_TOLERANCE
 from ..checking.launchscript import Launch
 from ..checking.launchvalues import configuration_gaps
+from ..checking.preparation import KIND_LABELS, preparation_steps
 from ..checking.rules import check_statements
 from ..loader import RECIPE_SUFFIX, Entry, slug, table_order_key
 from ..problems import Problem
@@ -193,6 +194,8 @@ def _outputs_of_recipe(
         title=describe.title(recipe),
         launches=recipe_launches,
         launch_values=configuration_gaps(recipe.fields),
+        preparation=preparation_steps(recipe.fields),
+        kind_labels=KIND_LABELS,
         withheld=withheld_environment(recipe.fields),
         conditional=conditional_environment(recipe.fields),
         # Links are made when the page is rendered: `mkdocs serve` plans every page on each
@@ -210,7 +213,7 @@ def _outputs_of_recipe(
         Output(src, render=page, edit_path=recipe.path, origin=recipe.path, inputs=page_inputs),
         Output(f"recipes/{recipe.id}{RECIPE_SUFFIX}", copy_of=site.root / recipe.path, origin=recipe.path, inputs=own),
     ]
-    for script in (script for one in recipe_launches for script in (one.launch_sh, one.env_sh) if script):
+    for script in (script for one in recipe_launches for script in one.scripts):
         outputs.append(
             Output(f"recipes/{recipe.id}/{script.name}", render=fixed(script.text), origin=recipe.path, inputs=own)
         )
@@ -296,7 +299,7 @@ def _recipe_files(site: Pages, src: str, recipe_id: str) -> dict[str, Markup]:
 
 
 def _launch_links(site: Pages, src: str, recipe_id: str, launches: tuple[Launch, ...]) -> dict[str, str]:
-    names = (script.name for one in launches for script in (one.launch_sh, one.env_sh) if script)
+    names = (script.name for one in launches for script in one.scripts)
     return {name: site.link(src, f"recipes/{recipe_id}/{name}") for name in names}
 
 
