@@ -762,26 +762,27 @@ def test_the_committed_mlperf_launches_are_what_the_publishers_files_make(tmp_pa
 def test_an_import_with_dry_run_runs_each_written_launch_over_the_clone_and_records_it(
     capsys: pytest.CaptureFixture[str], project: Project, tmp_path: Path
 ) -> None:
-    repo = scratch(tmp_path / "cited", "v5.0", V50)  # the cited files only: the script the launch runs is not there
+    """The kept files hold the script the launch runs (run_with_docker.sh), not the one it hands the
+    container (run_and_time.sh): the dry run says so; with a stand-in of ours for it, it passes."""
+    folder = AMD_CONFIG.rsplit("/", 1)[0]
+    repo = scratch(tmp_path / "kept", "v5.0", V50)
     args = ["--root", project.root, "import", "mlperf", "--round", "5.0", "--dry-run"]
     code, _, err = run(capsys, *args, "--repo", repo)
     assert code == 1
     assert err.splitlines()[-2:] == [
-        f"dry run failed recipes/{AMD_ID}.yaml: launch.sh exited with 127: "
-        "bash: run_with_docker.sh: No such file or directory",
+        f"dry run failed recipes/{AMD_ID}.yaml: docker is handed ./run_and_time.sh, which is not in "
+        f"training_results_v5.0/{folder}",
         "dry run: 0 of 1 launch passed",
     ]
     records = dryruns.load(project.root)[0]
     assert records[AMD_ID].passed is False and records[AMD_ID].files == "clone"
 
-    # A repository that holds the script at the results' commit (a stand-in of ours, which starts the container).
     whole = tmp_path / "whole"
     shutil.copytree(V50, whole)
-    script = whole / AMD_CONFIG.rsplit("/", 1)[0] / "run_with_docker.sh"
-    script.write_text('docker run --rm "${CONT}" nvidia-smi\n', encoding="utf-8")
+    (whole / folder / "run_and_time.sh").write_text("echo a stand-in of ours\n", encoding="utf-8")
     repo = scratch(tmp_path / "whole-repo", "v5.0", whole)
     code, _, err = run(capsys, *args, "--repo", repo)
     assert (code, err.splitlines()[-1]) == (0, "dry run: 1 of 1 launch passed"), err
     record = dryruns.load(project.root)[0][AMD_ID]
     assert record.passed and record.commit == git(repo, "rev-parse", "HEAD")
-    assert record.launcher is not None and record.launcher.startswith("docker run --rm ")
+    assert record.launcher is not None and record.launcher.startswith("docker ")

@@ -6,13 +6,12 @@ without a launch, NVIDIA's MLPerf launch (whose configuration states neither the
 batch nor its sequence length), and Dell's, completed with those two so that only its dry run
 decides, under ids of its own for each outcome of the dry run. The dry runs are recorded as
 `openrecipes launch check --record` records them (reading/dryruns.py), for the launch.sh each
-recipe makes. `launch.preparation` is not in the schema yet: the tests add it to their copy of it.
+recipe makes. PREPARE is Dell's as imported, with the submission's preparation; the others are without it.
 """
 
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,22 +48,6 @@ STATES = {
 REPOSITORY = "mlcommons/training_results_v4.1"
 COMMIT = "8821c7037ffd06e3775398fd39361a4c591d2235"
 PROBLEM = "sbatch is handed run.sub, which is not in training_results_v4.1/Dell/benchmarks/llama2_70b_lora"
-STEPS = (
-    {"what": "Download the packed GovReport dataset into <desired/dataset/path>.", "run": "bash download.sh"},
-    {"what": "Convert the Llama 2 70B checkpoint to NeMo's format."},
-)
-PREPARATION = {
-    "description": "What the reader does before the command runs (data, checkpoints), step by step.",
-    "type": "array",
-    "maxItems": 20,
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["what"],
-        "properties": {"what": {"$ref": "#/$defs/text"}, "run": {"$ref": "#/$defs/text"}},
-    },
-}
-
 PASSED = (
     f"The publisher's documented launch passed its dry run over the files of {REPOSITORY} at {COMMIT[:12]}: the "
     "launcher received the documented command, and every input it needs is declared and stops it when unset."
@@ -89,6 +72,10 @@ def dell(**sets: Any) -> dict[str, Any]:
     states them already: this holds whatever the copy says)."""
     data = frozen(DELL)
     data["launch"]["sets"].update({"gbs": 8, "seq_length": 8192, **sets})
+    # Without the submission's preparation, which PREPARE keeps.
+    data["launch"].pop("preparation", None)
+    files = data["launch"]["source"]["files"]
+    data["launch"]["source"]["files"] = [item for item in files if not item["what"].startswith("preparation: ")]
     return data
 
 
@@ -97,14 +84,6 @@ def explained(data: dict[str, Any]) -> dict[str, Any]:
     published recipe says why (`disagreements`)."""
     note = "The configuration at the commit sets a tensor-parallel degree of 2; the results ran 4."
     return {**data, "disagreements": [{"check": "Launch values", "note": note}]}
-
-
-def add_preparation(root: Path) -> None:
-    """`launch.preparation` in the project's copy of the schema, as the branch adding it may shape it."""
-    path = root / "schema/recipe.schema.yaml"
-    schema = yaml.safe_load(path.read_text(encoding="utf-8"))
-    schema["properties"]["launch"]["properties"]["preparation"] = PREPARATION
-    path.write_text(yaml.safe_dump(schema, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
 def launch_sh(entry: Entry) -> str:
@@ -124,15 +103,12 @@ def record(entry: Entry, passed: bool = True, problems: tuple[str, ...] = (), ra
 
 def add_every_state(project: Project) -> dict[str, Entry]:
     """The catalogue of STATES, with its dry runs recorded in checks/dry-runs.yaml; its entries by id."""
-    add_preparation(project.root)
     project.add_seed()
     project.add_fixture(NONE)
     project.add_fixture(NVIDIA)
     for recipe_id in (DELL, NOT_RUN, STALE, FAILS):
         project.add(recipe_id, dell())
-    prepared = dell()
-    prepared["launch"]["preparation"] = [dict(step) for step in STEPS]
-    project.add(PREPARE, prepared)
+    project.add(PREPARE, frozen(DELL))
     entries = entries_of(project)
     dryruns.write(
         project.root,
@@ -190,10 +166,7 @@ def test_one_with_the_publishers_preparation_needs_it_and_lists_each_step(states
     assert states[PREPARE] == Readiness(
         "needs-preparation",
         f"{PASSED} The publisher lists steps to take first.",
-        (
-            "Download the packed GovReport dataset into <desired/dataset/path>.",
-            "Convert the Llama 2 70B checkpoint to NeMo's format.",
-        ),
+        ("3.1 Build the container", "3.2 Download dataset and model; 3.3 Preprocess dataset and model"),
         "Preparation",
     )
 
