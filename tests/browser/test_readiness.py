@@ -21,8 +21,8 @@ from test_readiness import (
     SEED_ID,
     STATES,
     add_every_state,
-    dell,
     entries_of,
+    frozen,
     record,
 )
 
@@ -54,10 +54,10 @@ def readiness_site(
         project_served_at(project, url)
         entries = add_every_state(project)
         dryruns.write(project.root, [record(entries[FAILS], passed=False, problems=(FOUND,))])
-        prepared = dell()
-        prepared["launch"]["preparation"] = [{"what": STEP}]
+        prepared = frozen(DELL)  # with the submission's preparation, as imported
+        prepared["launch"]["preparation"][0]["what"] = STEP
         project.add(PREPARE, prepared)  # its launch.sh, and so its dry run, as before
-        assert entries_of(project)[PREPARE].derived.readiness.items == (STEP,)
+        assert entries_of(project)[PREPARE].derived.readiness.items[0] == STEP
         result = project.build()
         assert result.ok, result.log
         shutil.rmtree(site_dir)
