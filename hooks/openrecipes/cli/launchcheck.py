@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,14 +44,10 @@ def cmd_launch_check(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown or invalid recipe id {sorted(unknown)[0]!r}; `openrecipes validate` says why")
     with tempfile.TemporaryDirectory(prefix="openrecipes-files-") as cache:
         materialize = dryrun.from_sources(clones, copies, Path(cache))
+        if not wanted:  # every launch whose files are given
+            entries = [entry for entry in entries if dryrun.repository_of(entry.recipe.fields) in {*clones, *copies}]
         results = []
-        for entry in entries:
-            repository = dryrun.repository_of(entry.recipe.fields)
-            if repository is None or (not wanted and repository not in clones and repository not in copies):
-                continue
-            found = dryrun.dry_run(entry.recipe.id, entry.recipe.fields, materialize)
-            if found is None:
-                continue
+        for found in _dry_runs(entries, materialize):
             results.append(found)
             print(f"{'passed' if found.passed else 'FAILED'}  {found.recipe_id}")
             for problem in found.problems:
@@ -60,7 +57,7 @@ def cmd_launch_check(args: argparse.Namespace) -> int:
                     print(f"    ran: {dryrun.shown(call)}")
         passed = sum(result.passed for result in results)
         count = len(results)
-        print(f"{passed} of {count} documented launch{'es' if count != 1 else ''} passed", file=sys.stderr)
+        print(f"{passed} of {count} documented {_launches(count)} passed", file=sys.stderr)
         if args.record:
             written = dryruns.write(root, [_record(result, clones) for result in results])
             shown = written.relative_to(root)
@@ -78,18 +75,27 @@ def dry_run_written(root: Path, recipe_ids: list[str], clone: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="openrecipes-files-") as cache:
         clones = {repository: clone for entry in entries if (repository := dryrun.repository_of(entry.recipe.fields))}
         materialize = dryrun.from_clone(clones, Path(cache))
-        for entry in entries:
-            found = dryrun.dry_run(entry.recipe.id, entry.recipe.fields, materialize)
-            if found is None:
-                continue
+        for found in _dry_runs(entries, materialize):
             results.append(found)
             for problem in found.problems:
                 print(f"dry run failed {RECIPES_DIR}/{found.recipe_id}.yaml: {problem}", file=sys.stderr)
     passed = sum(result.passed for result in results)
-    print(f"dry run: {passed} of {len(results)} launch{'es' if len(results) != 1 else ''} passed", file=sys.stderr)
+    print(f"dry run: {passed} of {len(results)} {_launches(len(results))} passed", file=sys.stderr)
     if results:
         dryruns.write(root, [_record(result, clones) for result in results])
     return 0 if passed == len(results) else 1
+
+
+def _dry_runs(entries: Iterable[Any], materialize: dryrun.Materialize) -> Iterator[dryrun.DryRun]:
+    """The dry run of each entry's documented launch, in order; those without one left out."""
+    for entry in entries:
+        found = dryrun.dry_run(entry.recipe.id, entry.recipe.fields, materialize)
+        if found is not None:
+            yield found
+
+
+def _launches(count: int) -> str:
+    return "launch" if count == 1 else "launches"
 
 
 def _record(result: dryrun.DryRun, clones: dict[str, Path]) -> Any:

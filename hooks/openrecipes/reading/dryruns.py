@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -49,26 +50,36 @@ def load(root: Path) -> tuple[dict[str, DryRunRecord], list[Problem]]:
     raw, problem = read_file(path, DRY_RUNS_FILE)
     if raw is None:
         return {}, [problem] if problem else []
+    records, problems = _parsed(raw, (root / DRY_RUNS_SCHEMA).read_text(encoding="utf-8"))
+    return dict(records), list(problems)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(raw: bytes, schema_text: str) -> tuple[tuple[tuple[str, DryRunRecord], ...], tuple[Problem, ...]]:
+    """The records read from the file's bytes: the same bytes are not parsed again (`mkdocs serve`
+    loads the catalogue on every rebuild, as load_reference does the reference data)."""
     document, problems = read_document(raw, DRY_RUNS_FILE)
     if document is None or problems:
-        return {}, problems
-    schema = Schema.load(root / DRY_RUNS_SCHEMA)
-    problems = schema.problems(document.data or {}, document.source_map, DRY_RUNS_FILE)
+        return (), tuple(problems)
+    problems = Schema.from_text(schema_text).problems(document.data or {}, document.source_map, DRY_RUNS_FILE)
     if problems:
-        return {}, problems
-    return {
-        recipe_id: DryRunRecord(
+        return (), tuple(problems)
+    return tuple(
+        (
             recipe_id,
-            entry["launch_sh_sha256"],
-            entry["repository"],
-            entry["commit"],
-            entry["passed"],
-            tuple(entry.get("problems") or ()),
-            entry.get("launcher"),
-            entry.get("files"),
+            DryRunRecord(
+                recipe_id,
+                entry["launch_sh_sha256"],
+                entry["repository"],
+                entry["commit"],
+                entry["passed"],
+                tuple(entry.get("problems") or ()),
+                entry.get("launcher"),
+                entry.get("files"),
+            ),
         )
         for recipe_id, entry in (document.data or {}).items()
-    }, []
+    ), ()
 
 
 def write(root: Path, records: Iterable[DryRunRecord]) -> Path:
