@@ -238,6 +238,9 @@ class Cell:
     setup: Setup | None = None
     setup_note: str = ""
     """Why no configuration row is the cell's (none, or several), where it has none and a table was there."""
+    proxy: str = ""
+    """Why the column is a cut-down model, where the README says so (a `405b-Proxy` size, or fewer layers
+    than the same table or configuration tables print for the model); empty for the model itself."""
 
     @property
     def gpus(self) -> int:
@@ -306,7 +309,9 @@ class Readme:
         named = [item for item in self.model_flops if size is not None and model_size(item.what) == size]
         if len(named) == 1:
             return named[0]
-        return self.model_flops[0] if not named and len(self.model_flops) == 1 else None
+        # A statement naming no size (`The model flops for Grok 1 …`) is the README's one model's.
+        unsized = [item for item in self.model_flops if model_size(item.what) is None]
+        return unsized[0] if not named and len(self.model_flops) == 1 and unsized else None
 
 
 @dataclass(frozen=True)
@@ -394,7 +399,7 @@ def parse_readme(path: str, text: str) -> Readme:
         # A README whose tables name one GPU type (H100 only, up to v25.04) says it of its configurations too.
         only = next(iter(gpus))
         setups = [setup if setup.gpu else _with_gpu(setup, only) for setup in setups]
-    cells = [_matched(cell, setups) for cell in cells]
+    cells = [_proxied(_matched(cell, setups), cells, setups) for cell in cells]
     return Readme(
         path=path,
         cells=tuple(cells),
@@ -619,6 +624,37 @@ def _matched(cell: Cell, setups: Sequence[Setup]) -> Cell:
     return _replace(
         cell, setup_note=f"the configuration tables have {len(candidates)} rows for {where} (lines {lines})"
     )
+
+
+def _proxied(cell: Cell, cells: Sequence[Cell], setups: Sequence[Setup]) -> Cell:
+    """The cell with why it is a proxy of the model: a `-Proxy` size, or fewer layers than the most the
+    README prints for the same model (its table's Layers row, or its configuration rows of that size)."""
+    setup = cell.setup
+    if setup is not None and setup.size and "proxy" in setup.size.lower():
+        return _replace(cell, proxy=f"size {setup.size} ({setup.value('layers')} layers, line {setup.line})")
+    own = cell.figure("layers")
+    if own is not None:
+        table = [
+            other.figure("layers")
+            for other in cells
+            if other.header_line == cell.header_line and other.figure("layers") is not None
+        ]
+        most = max(int(figure.value) for figure in table if figure is not None)
+        if own.value < most:
+            return _replace(cell, proxy=f"{own.text} layers (line {own.line}) where the table prints {most}")
+    if setup is not None and setup.value("layers") is not None:
+        same = [
+            other.value("layers")
+            for other in setups
+            if (other.size or "").lower() == (setup.size or "").lower() and other.value("layers") is not None
+        ]
+        most = max(value for value in same if value is not None)
+        layers = setup.value("layers")
+        if layers is not None and layers < most:
+            return _replace(
+                cell, proxy=f"{layers} layers (line {setup.line}) where the configuration tables print {most}"
+            )
+    return cell
 
 
 def _replace(cell: Cell, **changes: object) -> Cell:
