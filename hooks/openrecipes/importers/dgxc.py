@@ -131,7 +131,7 @@ _FLOAT_E = re.compile(r"\d+(?:\.\d+)?[eE][+-]?\d+")
 
 
 class ParseError(ValueError):
-    """A release the clone does not hold, or a tag that is not a release (`--release`)."""
+    """A tag that is not a release tag, or two cells that would make one recipe."""
 
 
 @dataclass(frozen=True)
@@ -365,8 +365,8 @@ def releases(source: GitSource, names: Sequence[str] | None = None) -> list[Rele
     """The releases asked for (default: every release tag of the clone), oldest first."""
     tags = sorted((tag for tag in source.tags() if RELEASE_TAG.match(tag)), key=release_key)
     for name in names or ():
-        if name not in tags:
-            raise ParseError(f"the clone has no release tag {name} (it has {', '.join(tags) or 'none'})")
+        if name not in tags:  # a wrong command line, not a file in an unknown shape
+            raise ValueError(f"the clone has no release tag {name} (it has {', '.join(tags) or 'none'})")
     return [read_release(source, tag) for tag in tags if not names or tag in names]
 
 
