@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import SEED_ID, BuildResult, Project, copy_project, parse
-from test_readiness import DELL, NONE, NVIDIA, PREPARE, STATES, add_every_state
+from test_readiness import DELL, INCOMPLETE, NONE, NVIDIA, PREPARE, STATES, add_every_state
 
 from openrecipes import fmt
 from openrecipes.checking.readiness import LABELS
@@ -112,7 +112,7 @@ def test_the_matrix_names_the_cheapest_that_runs_beside_a_cheaper_one_that_does_
         f"{fmt.number(cheapest.recipe.fields.result.tokens_per_s_per_gpu)} tokens/s/GPU"
         "readiness: differs from the row"
         f"the cheapest that does: runs as documented {price} / 1M, 4 GPUs {runs.derived.label}"
-        "6 recipes"
+        "7 recipes"
     )
     links = [attrs for tag, attrs in parse(html).elements if tag == "a" and "data-or-runs" in attrs]
     assert links == [
@@ -121,7 +121,7 @@ def test_the_matrix_names_the_cheapest_that_runs_beside_a_cheaper_one_that_does_
     # A cell whose cheapest is the only recipe names no other, whatever its readiness.
     assert cells[SEED_ID].endswith("tokens/s/GPUreadiness: as run by the author1 recipe")
     assert cells[NONE].endswith("tokens/s/GPUreadiness: not published1 recipe")
-    assert PREPARE not in cells
+    assert PREPARE not in cells and INCOMPLETE not in cells
 
 
 def test_the_exports_carry_one_field(built: Any) -> None:

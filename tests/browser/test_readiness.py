@@ -94,6 +94,7 @@ def filter_by_readiness(page: Any, url: str, width: int) -> None:
         ["as run by the author", "as run by the author (1)"],
         ["differs from the row", "differs from the row (1)"],
         ["fails its dry run", "fails its dry run (1)"],
+        ["incomplete", "incomplete (1)"],
         ["needs preparation", "needs preparation (1)"],
         ["not published", "not published (1)"],
         ["not yet run", "not yet run (2)"],
