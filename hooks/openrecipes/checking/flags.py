@@ -9,6 +9,7 @@ long before the build is at least that old.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,4 +110,30 @@ def recipe(fields: Any, derived: Any, on: dt.date | None = None) -> tuple[Flag, 
                 "and memory use: measure again before relying on them.",
             )
         )
+    flags += _platform_flags(fields)
     return tuple(flags)
+
+
+_GPU_IN_NAME = re.compile(r"(GB\d{3}|(?<!G)B\d{3}|H\d{3}|A100|MI\d{3}X?)(?!\d)", re.IGNORECASE)
+"""A GPU model as submitters write it inside a platform's name (`SR780aV3-8xB200_SXM_180GB`, `NVIDIA GB200`)."""
+
+
+def _platform_flags(fields: Any) -> list[Flag]:
+    """A result whose logs name a platform with other GPUs than the recipe's (read from the system it is
+    filed under): its price, peak and so MFU may not be the GPUs it ran on. Platform names are free
+    text (`NVIDIA HGX H100`, a placeholder); only a GPU model they name is compared."""
+    benchmark = fields.benchmark
+    if benchmark is None or benchmark.platform is None:
+        return []
+    named = {found.upper() for found in _GPU_IN_NAME.findall(benchmark.platform)}
+    if not named or fields.gpu.type.split("-")[0].upper() in named:
+        return []
+    return [
+        Flag(
+            "platform",
+            f"Its logs name a {', '.join(sorted(named))} platform, not {fields.gpu.type}",
+            f"The result is filed under {benchmark.system}, whose description gives {fields.gpu.type}, but its logs "
+            f"name the platform {benchmark.platform} (submission_platform). It may have run on other GPUs: its "
+            "price and MFU, which are figured for the filed GPU type, may not be those it ran on.",
+        )
+    ]

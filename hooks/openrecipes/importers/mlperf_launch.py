@@ -160,7 +160,7 @@ def implementation_folder(path: str) -> str:
 
 
 def find(source: GitSource, result: mp.Result, config: mp.ShellConfig, evidence: str) -> Documented | Undocumented:
-    root = f"{result.submitter}/benchmarks/{result.benchmark.name}/implementations"
+    root = f"{result.submitter}/benchmarks/{result.benchmark.name}"
     files = source.tree(root)
     own = implementation_folder(config.path)
     system_readmes = [
@@ -400,7 +400,7 @@ def from_identical(
     """This run.sub is byte for byte another implementation's whose README documents its launch."""
     mine = blob(source, runsub)
     out = run_git(source.repo, "ls-tree", "-r", source.commit).decode()
-    wanted = re.compile(rf"[^/]+/benchmarks/{re.escape(result.benchmark.name)}/implementations/[^/]+/run\.sub")
+    wanted = re.compile(rf"[^/]+/benchmarks/{re.escape(result.benchmark.name)}/(?:[^/]+/)*run\.sub")
     others = []
     for line in out.splitlines():
         meta, _, path = line.partition("\t")

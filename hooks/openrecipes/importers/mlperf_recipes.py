@@ -24,6 +24,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .. import fmt
@@ -32,6 +33,7 @@ from ..checking.scriptinputs import script_inputs
 from ..measuring import compute, mllog, score
 from ..problems import Problem
 from ..reading import shellenv
+from ..reading.reference import load_reference
 from ..reading.envnames import is_dangerous_name
 from . import mlperf as mp
 from . import mlperf_effective, mlperf_launch, mlperf_missing
@@ -200,7 +202,7 @@ def _recipe(repository: mp.Repository, result: mp.Result) -> Planned | Skipped:
         "correctness": _correctness(runs, time_to_train),
     }
     data["launch"] = _launch(repository, result, config, evidence)
-    disagreements = _launch_disagreement(data, config)
+    disagreements = [*_memory_disagreement(result, data["gpu"]), *_launch_disagreement(data, config)]
     if disagreements:
         data["disagreements"] = disagreements
     data["notes"] = "\n".join(f"- {note}" for note in (*scoring_note, *_notes(result, config, evidence))) + "\n"
@@ -375,6 +377,25 @@ def _gpu(gpu: str, description: mp.SystemDescription, count: int, per_node: int)
     return data
 
 
+def _memory_disagreement(result: mp.Result, gpu: dict[str, Any]) -> list[dict[str, str]]:
+    """Where the system description states a memory per accelerator the GPU is not sold with (Lenovo's
+    v5.1 B300 at 275 GB), the figure is kept as published and the GPU memory check says why it fails."""
+    reference, _ = load_reference(Path(__file__).resolve().parents[3])
+    spec = reference.gpu(gpu["type"]) if reference is not None else None
+    memory = gpu.get("memory_gb")
+    if spec is None or memory is None or memory in spec.memory_options:
+        return []
+    sold = " or ".join(f"{fmt.as_written(option)} GB" for option in spec.memory_options)
+    return [
+        {
+            "check": "GPU memory",
+            "note": f"{result.submitter}'s system description ({result.submitter}/systems/{result.system}.json, "
+            f"accelerator_memory_capacity) states {fmt.as_written(memory)} GB per accelerator; the {spec.name} is "
+            f"sold with {sold} (reference/gpus.yaml). The figure is kept as published.",
+        }
+    ]
+
+
 def _host(description: mp.SystemDescription) -> str:
     processor = description.get("host_processor_model_name")
     count = description.get("host_processors_per_node")
@@ -406,6 +427,15 @@ def _benchmark(repository: mp.Repository, result: mp.Result, description: mp.Sys
         data["status"] = description.get("status")
     data["submitter"] = result.submitter
     data["system"] = result.system
+    platforms = {
+        re.sub(r"^\d+x", "", found.value)
+        for item in result.runs
+        if item.log is not None
+        and (found := item.log.submission.get("platform")) is not None
+        and isinstance(found.value, str)
+    }
+    if len(platforms) == 1:
+        data["platform"] = platforms.pop()
     return data
 
 
@@ -500,7 +530,9 @@ def _source(
 
 
 def _implementations(source: GitSource, result: mp.Result) -> list[str]:
-    return source.tree(f"{result.submitter}/benchmarks/{result.benchmark.name}/implementations")
+    # Submitters keep their configurations under implementations/<impl>/, or in the benchmark's folder itself
+    # (Lenovo, Nebius, Oracle in v5.1), or in a folder of their own naming (MiTAC's nemo/).
+    return source.tree(f"{result.submitter}/benchmarks/{result.benchmark.name}")
 
 
 def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.ShellConfig | None, str]:
@@ -511,7 +543,7 @@ def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.S
         return (
             None,
             "the submission holds no config_*.sh under "
-            f"{result.submitter}/benchmarks/{result.benchmark.name}/implementations",
+            f"{result.submitter}/benchmarks/{result.benchmark.name}",
         )
     own = [path for path in configs if path.split("/")[-2] == result.system]
 
@@ -526,7 +558,7 @@ def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.S
         if base in (f"README-{result.system}.md", f"README_{result.system}.md"):
             text = source.show(path)
             for number, line in enumerate(_lines(text), start=1):
-                explicit = re.search(r"(benchmarks/\S+?/implementations/\S+?/config_[A-Za-z0-9_.+-]+?\.sh)", line)
+                explicit = re.search(r"(benchmarks/\S+?/config_[A-Za-z0-9_.+-]+?\.sh)", line)
                 if explicit and f"{result.submitter}/{explicit.group(1)}" in configs:
                     chosen = f"{result.submitter}/{explicit.group(1)}"
                     return mp.read_config(source, chosen), f"{path}:{number}"
@@ -551,6 +583,14 @@ def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.S
                 return mp.read_config(source, chosen), f"{run.file.path}:{number}"
     # 3. The system's own implementation holds one configuration for this platform.
     candidates = [path for path in own if not _COMMON.fullmatch(path.rsplit("/", 1)[-1])]
+    if not candidates:
+        # Kept in the benchmark's folder itself, for every system of the submitter (Lenovo, Nebius in v5.1).
+        shared = f"{result.submitter}/benchmarks/{result.benchmark.name}"
+        candidates = [
+            path
+            for path in configs
+            if path.rsplit("/", 1)[0] == shared and not _COMMON.fullmatch(path.rsplit("/", 1)[-1])
+        ]
     if len(candidates) == 1:
         return mp.read_config(source, candidates[0]), f"the only configuration in {candidates[0].rsplit('/', 1)[0]}"
     platform = run.log.submission.get("platform")
