@@ -22,6 +22,8 @@ def recipe(
     published: dt.date | None = None,
     price_age: int | None = 0,
     basis_age: int | None = 0,
+    platform: str | None = None,
+    gpu: str = "B300",
 ) -> Any:
     """The parts of a recipe and its derived figures the flags read: its own instance's price
     `price_age` days older than the measurement (None: it names none), the basis's `basis_age`."""
@@ -32,6 +34,8 @@ def recipe(
     fields = SimpleNamespace(
         result=SimpleNamespace(measured=measured),
         source=SimpleNamespace(published=published, first_published=None) if published else None,
+        benchmark=SimpleNamespace(system="SR680aV4-8xB300_SXM", platform=platform),
+        gpu=SimpleNamespace(type=gpu),
     )
     own = instance("AWS p5en.48xlarge", price_age) if price_age is not None else None
     basis = SimpleNamespace(instance=instance("Nebius H200", basis_age)) if basis_age is not None else None
@@ -126,3 +130,23 @@ def test_a_recipe_published_over_a_year_ago_shows_the_stack_age(fixture_site: Bu
     # Published 2025-06-13: more than a year before any build from now on.
     html = fixture_site.html("recipes/llama-3.1-8b/h100-96gb/tt-202412-torchtitan-fp8-8gpu-fsdp8-cp1/")
     assert re.search(r'data-or-flag="stack-age">\s*<p class="admonition-title">Published more than a year', html)
+
+
+@pytest.mark.parametrize(
+    ("platform", "gpu", "flagged"),
+    [
+        ("SR780aV3-8xB200_SXM_180GB", "B300", True),  # Lenovo's v5.1 B300 result: its logs name a B200 system
+        ("SR680aV4-8xB300_SXM", "B300", False),
+        ("NVIDIA GB200", "GB300", True),
+        ("NVIDIA GB200", "GB200", False),
+        ("XE9680Lx8H200-SXM-141GB", "H200", False),
+        ("AS-A126GS-TNBR", "B200", False),  # a model number, not a GPU
+        ("SUBMISSION_PLATFORM_PLACEHOLDER", "B200", False),
+        (None, "B300", False),
+    ],
+)
+def test_logs_that_name_a_platform_with_other_gpus_are_flagged(platform: str | None, gpu: str, flagged: bool) -> None:
+    found = [flag for flag in flags.recipe(*recipe(platform=platform, gpu=gpu), on=MEASURED) if flag.key == "platform"]
+    assert bool(found) == flagged
+    if found:
+        assert found[0].text.startswith(f"The result is filed under SR680aV4-8xB300_SXM, whose description gives {gpu}")

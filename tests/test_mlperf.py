@@ -857,3 +857,83 @@ def test_a_launch_needing_files_not_at_the_commit_lists_each_with_the_file_and_l
     assert cited[f"{folder}/run_and_time.sh"] == [3, 3]
     assert cited[f"{folder}/src/train.py"] == [4, 4]
     assert_cited_lines_exist(repo, launch)
+
+
+def test_a_launch_kept_with_its_configuration_below_the_implementation_runs_the_implementations_code(
+    tmp_path: Path,
+) -> None:
+    """Issue 29, item 4: Nebius keeps each system's configuration and launch script in
+    `configs/<system>/`, below the benchmark's folder that holds the Dockerfile, the training script
+    and its Hydra configuration: the batch and sequence are read there, and no Dockerfile is missing."""
+    bench = "Acme/benchmarks/llama2_70b_lora"
+    own = f"{bench}/configs/box_n1"
+    repo = new_repo(tmp_path, "training_results_v5.1")
+    files = {
+        f"{bench}/Dockerfile": "FROM scratch\n",
+        f"{bench}/run.sub": "#!/bin/bash\nsrun ./run_and_time.sh\n",
+        f"{bench}/train.py": "import hydra\n\n\n@hydra.main(config_path='conf', config_name='lora')\ndef main(cfg):\n    pass\n",
+        f"{bench}/conf/lora.yaml": (
+            "model:\n  global_batch_size: ${multiply:${oc.env:MINIBS},${oc.env:DGXNGPU}}\n  encoder_seq_length: 8192\n"
+        ),
+        f"{own}/run.sub": "#!/bin/bash\nsrun ./run_and_time.sh\n",
+        f"{own}/run_box.sh": (
+            "#!/bin/bash\nexport CONT=/mnt/images/lora.sqsh\nsource config_BOX_1x8x1.sh\n"
+            "sbatch -N ${DGXNNODES} --time=${WALLTIME} run.sub\n"
+        ),
+        f"{own}/config_BOX_1x8x1.sh": (
+            "export DGXNNODES=1\nexport DGXNGPU=8\nexport TP=1\nexport PP=1\nexport CP=1\nexport MINIBS=1\n"
+            "export WALLTIME=30\n"
+        ),
+    }
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "results")
+    from openrecipes.importers import mlperf_launch
+
+    assert mlperf_launch.implementation_folder(f"{own}/config_BOX_1x8x1.sh", list(files)) == own
+    launch = launch_of(repo, "5.1", "Acme", "box_n1", f"{own}/config_BOX_1x8x1.sh")
+    assert launch["checkout"].endswith(f"cd {own}\n")
+    assert "missing" not in launch
+    cited = [item["path"] for item in launch["source"]["files"]]
+    assert f"{bench}/train.py" in cited and f"{bench}/conf/lora.yaml" in cited
+    assert_cited_lines_exist(repo, launch)
+
+
+def test_a_gpu_memory_the_gpu_is_not_sold_with_is_kept_as_published_with_why_its_check_fails() -> None:
+    """Lenovo's v5.1 B300 system description states 275 GB; the B300 is sold with 288 or 270 GB."""
+    from openrecipes.importers import mlperf as mp
+
+    result = mp.Result("5.1", "Lenovo", "SR680aV4-8xB300_SXM", mp.BENCHMARKS["llama31_8b"], "x", (), None)
+    (found,) = mlperf_recipes._memory_disagreement(result, {"type": "B300", "memory_gb": 275})
+    assert found["check"] == "GPU memory"
+    assert found["note"].startswith(
+        "Lenovo's system description (Lenovo/systems/SR680aV4-8xB300_SXM.json, accelerator_memory_capacity) states "
+        "275 GB per accelerator; the NVIDIA B300"
+    )
+    assert mlperf_recipes._memory_disagreement(result, {"type": "B300", "memory_gb": 288}) == []
+    assert mlperf_recipes._memory_disagreement(result, {"type": "B300"}) == []
+
+
+def test_a_launch_that_submits_a_run_sub_its_folder_does_not_hold_is_incomplete(tmp_path: Path) -> None:
+    folder = "Acme/benchmarks/llama2_70b_lora/implementations/box"
+    repo = new_repo(tmp_path, "training_results_v4.0")
+    files = {
+        f"{folder}/README.md": "# Box\n\n```bash\nsource config_BOX_1x8x1.sh\nsbatch -N $DGXNNODES run.sub\n```\n",
+        f"{folder}/config_BOX_1x8x1.sh": "export DGXNNODES=1\nexport DGXNGPU=8\nexport TP=1\nexport PP=1\n",
+        f"{folder}/Dockerfile": "FROM scratch\n",
+    }
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "results")
+    launch = launch_of(repo, "4.0", "Acme", "box", f"{folder}/config_BOX_1x8x1.sh")
+    assert launch["missing"] == [
+        {
+            "path": f"{folder}/run.sub",
+            "file": f"{folder}/README.md",
+            "what": "the job script the launch submits (sbatch … run.sub)",
+        }
+    ]

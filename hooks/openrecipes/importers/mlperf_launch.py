@@ -19,8 +19,10 @@ swapped for the one the result ran (and said so).
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..reading import shellenv
@@ -51,14 +53,15 @@ class Documented:
     notes: tuple[str, ...]
     container: str | None
     """The image the quoted lines name, where they name one."""
-    borrowed: str | None = None
-    """The implementation whose README and code the launch runs, where it is not `workdir`'s own: a
-    submission whose run.sub is byte for byte that implementation's builds its image from there."""
+    implementation: str | None = None
+    """The implementation whose README and code the launch runs, where it is not `workdir`: another
+    submission's, whose run.sub this one's is byte for byte (its image is built there), or the folder
+    above a launch script kept with its configuration (Nebius's `configs/<system>/`)."""
 
     @property
     def code(self) -> str:
         """The folder the image is built from and whose training code and configuration it runs."""
-        return self.borrowed or self.workdir
+        return self.implementation or self.workdir
 
 
 @dataclass(frozen=True)
@@ -153,16 +156,43 @@ def code_blocks(text: str) -> list[Block]:
 # --- finding the documentation -------------------------------------------------------------------
 
 
-def implementation_folder(path: str) -> str:
-    """`<submitter>/benchmarks/<benchmark>/implementations/<impl>` of a file under it."""
+def implementation_folder(path: str, files: Sequence[str] = ()) -> str:
+    """`<submitter>/benchmarks/<benchmark>/implementations/<impl>` of a file under it; for a file kept
+    elsewhere under the benchmark's folder, the nearest folder above it (`files`: the benchmark's) that
+    holds the implementation's README.md or run.sub (Nebius keeps each system's configuration in
+    `configs/<system>/` below the implementation's own folder)."""
     parts = path.split("/")
-    return "/".join(parts[:5]) if len(parts) > 5 and parts[3] == "implementations" else path.rsplit("/", 1)[0]
+    if len(parts) > 5 and parts[3] == "implementations":
+        return "/".join(parts[:5])
+    held = set(files)
+    for end in range(len(parts) - 1, 2, -1):
+        folder = "/".join(parts[:end])
+        if f"{folder}/README.md" in held or f"{folder}/run.sub" in held:
+            return folder
+    return path.rsplit("/", 1)[0]
 
 
 def find(source: GitSource, result: mp.Result, config: mp.ShellConfig, evidence: str) -> Documented | Undocumented:
+    """The launch the submission documents for the configuration the result ran (module docstring),
+    with the folder whose code its image runs."""
+    found = _find(source, result, config, evidence)
+    if isinstance(found, Undocumented) or found.implementation is not None:
+        return found
+    files = set(source.tree(f"{result.submitter}/benchmarks/{result.benchmark.name}"))
+    parts = found.workdir.split("/")
+    # The image is built from the nearest Dockerfile at or above the launch's folder (Nebius keeps a launch
+    # script and a copy of run.sub with each system's configuration, below the implementation's folder).
+    for end in range(len(parts), 2, -1):
+        folder = "/".join(parts[:end])
+        if f"{folder}/Dockerfile" in files:
+            return found if folder == found.workdir else dataclasses.replace(found, implementation=folder)
+    return found
+
+
+def _find(source: GitSource, result: mp.Result, config: mp.ShellConfig, evidence: str) -> Documented | Undocumented:
     root = f"{result.submitter}/benchmarks/{result.benchmark.name}"
     files = source.tree(root)
-    own = implementation_folder(config.path)
+    own = implementation_folder(config.path, files)
     system_readmes = [
         path
         for path in files
@@ -434,5 +464,5 @@ def from_identical(
             Cited(path, 1, len(_lines(source.show(path))), "the run.sub that README launches"),
             Cited(runsub, 1, len(_lines(source.show(runsub))), "this submission's run.sub, byte for byte the same"),
         )
-        return Documented(own, command, cited, notes, found.container, borrowed=folder), compared
+        return Documented(own, command, cited, notes, found.container, implementation=folder), compared
     return None, compared

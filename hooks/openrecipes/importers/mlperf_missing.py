@@ -10,6 +10,7 @@ Four ways a launch needs a file, each read from the submission's own files, neve
   submits run.sub and names no image, no step of the README pulls or builds one, and the
   implementation holds no Dockerfile (a launch that starts its own container, as MangoBoost's
   `llmboost` does, names its image in its own scripts);
+- the run.sub the launch submits, where its folder holds none;
 - the script the image starts (`run_and_time.sh`, which run.sub runs in the container) runs a
   Python file of the implementation that is not in it.
 """
@@ -46,7 +47,10 @@ def image(
     (`command`) submits run.sub, names no image (`container`), and no preparation step (`steps`, their
     commands) pulls or builds one."""
     dockerfile = f"{code}/Dockerfile"
-    if not _submits_run_sub(command) or container is not None or source.exists(dockerfile):
+    parts = code.split("/")
+    # The implementation's Dockerfile may be in a folder above the launch's (Nebius's configs/<system>/).
+    above = ["/".join(parts[:end]) + "/Dockerfile" for end in range(len(parts), 2, -1)]
+    if not _submits_run_sub(command) or container is not None or any(map(source.exists, above)):
         return []
     if any(_gets_image(text) for text in steps):
         return []
@@ -59,6 +63,14 @@ def image(
             "of the submission pulls or builds one",
         )
     ]
+
+
+def submitted(source: GitSource, workdir: str, command: str, needed_by: str) -> list[MissingFile]:
+    """The run.sub the launch submits, where it is not in the folder the launch runs in."""
+    runsub = f"{workdir}/run.sub"
+    if not _submits_run_sub(command) or source.exists(runsub):
+        return []
+    return [MissingFile(runsub, needed_by, None, "the job script the launch submits (sbatch … run.sub)")]
 
 
 def entry_scripts(source: GitSource, code: str) -> list[MissingFile]:

@@ -33,8 +33,8 @@ from ..checking.scriptinputs import script_inputs
 from ..measuring import compute, mllog, score
 from ..problems import Problem
 from ..reading import shellenv
-from ..reading.reference import load_reference
 from ..reading.envnames import is_dangerous_name
+from ..reading.reference import load_reference
 from . import mlperf as mp
 from . import mlperf_effective, mlperf_launch, mlperf_missing
 from . import mlperf_preparation as preparation
@@ -160,7 +160,7 @@ def _recipe(repository: mp.Repository, result: mp.Result) -> Planned | Skipped:
     row_tokens = sequence.value if sequence is not None else benchmark.sequence_length
     if not isinstance(row_tokens, int):
         return Skipped(f"{first.file.path}", "no max_sequence_length is logged, and the benchmark fixes none")
-    config, evidence = _configuration(repository.source, result, first)
+    config, evidence = _configuration(repository.source, result, first, nodes * per_node, batch.value)
     if config is None:
         return Skipped(where, f"the layout is not published: {evidence}")
     layout, layout_problem = _layout(config)
@@ -535,15 +535,17 @@ def _implementations(source: GitSource, result: mp.Result) -> list[str]:
     return source.tree(f"{result.submitter}/benchmarks/{result.benchmark.name}")
 
 
-def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.ShellConfig | None, str]:
-    """The config_*.sh this result ran, and what says so (or why none can be named)."""
+def _configuration(
+    source: GitSource, result: mp.Result, run: Run, gpus: int, batch: int
+) -> tuple[mp.ShellConfig | None, str]:
+    """The config_*.sh this result ran, and what says so (or why none can be named); `gpus` and `batch`
+    are the result's GPU count (its system description) and the global batch its logs record."""
     files = _implementations(source, result)
     configs = [path for path in files if _CONFIG_NAME.fullmatch(path.rsplit("/", 1)[-1])]
     if not configs:
         return (
             None,
-            "the submission holds no config_*.sh under "
-            f"{result.submitter}/benchmarks/{result.benchmark.name}",
+            f"the submission holds no config_*.sh under {result.submitter}/benchmarks/{result.benchmark.name}",
         )
     own = [path for path in configs if path.split("/")[-2] == result.system]
 
@@ -608,10 +610,56 @@ def _configuration(source: GitSource, result: mp.Result, run: Run) -> tuple[mp.S
                 f"{run.file.path}:{platform.at.line} (submission_platform {platform.value!r}) and "
                 f"{exported.path}:{exported.line} (MLPERF_SUBMISSION_PLATFORM={exported.value})"
             )
+    # 4. One configuration alone of the submission runs the result's GPU count at the batch its logs record.
+    plain = [path for path in configs if not _COMMON.fullmatch(path.rsplit("/", 1)[-1])]
+    shaped = _of_shape(source, plain, gpus, batch)
+    if len(shaped) > 1:  # of those, the ones in the folder the system is named after (`hpg.dgxb200x8` of `….n8`)
+        named = [item for item in shaped if result.system.startswith(item[0].path.split("/")[-2])]
+        shaped = named or shaped
+    if len(shaped) == 1:
+        ((config, how),) = shaped
+        return config, (
+            f"the only configuration of the submission's {len(configs)} that runs the result's {gpus} GPUs at the "
+            f"global batch its logs record, {batch} ({how}; {run.file.path})"
+        )
     return None, (
         f"neither the system's README nor the log names which of the submission's {len(configs)} configuration file(s) "
-        "this result ran"
+        f"this result ran, and {len(shaped) or 'none'} of them run its {gpus} GPUs at its logged global batch {batch}"
     )
+
+
+def _of_shape(source: GitSource, paths: Sequence[str], gpus: int, batch: int) -> list[tuple[mp.ShellConfig, str]]:
+    """The configurations among `paths` whose exported DGXNNODES × DGXNGPU is `gpus` and whose MINIBS ×
+    data-parallel size (GPUs ÷ TP × PP × CP, the NeMo implementations' global batch) is `batch`."""
+    found = []
+    for path in paths:
+        config = mp.read_config(source, path)
+        values = {}
+        for name, *aliases in (
+            ("DGXNNODES",),
+            ("DGXNGPU",),
+            ("MINIBS",),
+            ("TP", "TENSOR_MODEL_PARALLEL"),
+            ("PP", "PIPELINE_MODEL_PARALLEL"),
+            ("CP", "CONTEXT_PARALLEL"),
+        ):
+            value, _ = _int(config, name, *aliases)
+            values[name] = value
+        if any(values[name] is None for name in ("DGXNNODES", "DGXNGPU", "MINIBS", "TP", "PP")):
+            continue
+        model_parallel = values["TP"] * values["PP"] * (values["CP"] or 1)
+        if values["DGXNNODES"] * values["DGXNGPU"] != gpus or gpus % model_parallel:
+            continue
+        if values["MINIBS"] * (gpus // model_parallel) != batch:
+            continue
+        found.append(
+            (
+                config,
+                f"{path.rsplit('/', 1)[-1]}: DGXNNODES={values['DGXNNODES']}, DGXNGPU={values['DGXNGPU']}, "
+                f"MINIBS={values['MINIBS']}, TP={values['TP']}, PP={values['PP']}, CP={values['CP'] or 1}",
+            )
+        )
+    return found
 
 
 def _int(config: mp.ShellConfig, *names: str) -> tuple[int | None, mp.Assignment | None]:
@@ -709,6 +757,7 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
             [step.data.get("commands", "") for step in steps],
             found.cited[0].path,
         ),
+        *mlperf_missing.submitted(source, found.workdir, command, found.cited[0].path),
         *mlperf_missing.entry_scripts(source, found.code),
     ]
     step_files = [step.cited for step in steps]
