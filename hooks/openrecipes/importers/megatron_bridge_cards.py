@@ -235,13 +235,13 @@ class _Reader:
         if isinstance(value, str) and value.strip():
             return self.at(path, value)
         self.problem(path, f"{'is missing' if value is None else f'is {_kind(value)}, not text'}: not read")
-        raise _Unread
+        raise _UnreadError
 
     def number(self, path: Path, value: Any) -> At[float] | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return self.at(path, float(value))
         self.problem(path, f"is {_kind(value)}, not a number: not read")
-        raise _Unread
+        raise _UnreadError
 
     def whole(self, path: Path, value: Any) -> At[int] | None:
         if value is None:
@@ -249,7 +249,7 @@ class _Reader:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             return self.at(path, value)
         self.problem(path, f"is {_kind(value)}, not a whole number of at least 1: not read")
-        raise _Unread
+        raise _UnreadError
 
     def commit(self, path: Path, value: Any) -> At[str] | None:
         if value is None:
@@ -257,7 +257,7 @@ class _Reader:
         if isinstance(value, str) and _COMMIT.fullmatch(value):
             return self.at(path, value)
         self.problem(path, f"{value!r} is not a full 40-character commit: not read")
-        raise _Unread
+        raise _UnreadError
 
     def day(self, path: Path, value: Any) -> At[dt.date] | None:
         if value is None:
@@ -265,7 +265,7 @@ class _Reader:
         if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
             return self.at(path, value)
         self.problem(path, f"is {_kind(value)}, not a date: not read")
-        raise _Unread
+        raise _UnreadError
 
     def keys(self, path: Path, item: dict[str, Any], known: frozenset[str], what: str) -> None:
         for key in item:
@@ -275,15 +275,15 @@ class _Reader:
                     f"{key!r} is not a key of {what} this importer knows ({', '.join(sorted(known))}): what it says "
                     "of the run cannot be known, so the run is not read",
                 )
-                raise _Unread
+                raise _UnreadError
 
     def metrics(self, path: Path, value: Any) -> Metrics:
         if value is None:
             self.problem(path, "the run has no metrics: it is not read")
-            raise _Unread
+            raise _UnreadError
         found = self.mapping(path, value, "metrics")
         if found is None:
-            raise _Unread
+            raise _UnreadError
         read: dict[str, At[float] | None] = {}
         for key, number in found.items():
             if key not in METRICS:
@@ -291,7 +291,7 @@ class _Reader:
                     (*path, key),
                     f"{key!r} is not a metric this importer knows ({', '.join(METRICS)}): the run is not read",
                 )
-                raise _Unread
+                raise _UnreadError
             read[METRICS[key]] = self.number((*path, key), number)
         return Metrics(**read)
 
@@ -319,7 +319,7 @@ class _Reader:
                     continue
                 try:
                     yield from (self.performance if name == PERFORMANCE else self.weak_scaling)(path, item, card)
-                except _Unread:
+                except _UnreadError:
                     continue
 
     def performance(self, path: Path, item: dict[str, Any], card: _CardValues) -> Iterator[Run]:
@@ -331,7 +331,7 @@ class _Reader:
         points = item.get("points")
         if not isinstance(points, list) or not points:
             self.problem((*path, "points"), f"points is {_kind(points)}, not a list of runs: the item is not read")
-            raise _Unread
+            raise _UnreadError
         whole = self.span(path)
         spans = [self.span((*path, "points", index)) for index in range(len(points))]
         for index, point in enumerate(points):
@@ -342,7 +342,7 @@ class _Reader:
                 self.keys(here, point, _POINT_KEYS, "a weak-scaling point")
                 others = [span for number, span in enumerate(spans) if number != index]
                 yield self.run(here, point, item, index, card, _without(whole, others))
-            except _Unread:
+            except _UnreadError:
                 continue
 
     def run(
@@ -360,7 +360,7 @@ class _Reader:
         assert status is not None
         if status.value not in STATUSES:
             self.problem((*item_path, "status"), f"{status.value!r} is not a status the card's header lists")
-            raise _Unread
+            raise _UnreadError
         own = self.commit((*item_path, "bridge_commit"), item.get("bridge_commit"))
         command = self.text((*path, "command"), values.get("command"), required=True)
         assert command is not None
@@ -419,7 +419,7 @@ class _CardValues:
         def optional(read: Callable[[Path, Any], Any], path: Path, value: Any) -> Any:
             try:
                 return read(path, value)
-            except _Unread:  # said at its line; the card's runs go without it
+            except _UnreadError:  # said at its line; the card's runs go without it
                 return None
 
         model = data.get("model")
@@ -442,7 +442,7 @@ class _CardValues:
         )
 
 
-class _Unread(Exception):
+class _UnreadError(Exception):
     """A run not read, its problem said at its line."""
 
 
