@@ -442,6 +442,11 @@ class _CardValues:
         )
 
 
+class CardError(ValueError):
+    """The cards cannot be imported as they are: a card that is not read at all (a past version, which
+    the history walk names), or two runs that would write one recipe."""
+
+
 class _UnreadError(Exception):
     """A run not read, its problem said at its line."""
 
