@@ -74,7 +74,7 @@ class At(Generic[T]):
     path: str
     line: int
     written: str = ""
-    """A scalar as the card writes it (`12.347540`, where the number is 12.34754)."""
+    """A number or date as the card writes it (`12.347540`, where the number is 12.34754); empty for text."""
 
 
 @dataclass(frozen=True)

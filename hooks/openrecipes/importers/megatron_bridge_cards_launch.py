@@ -350,7 +350,11 @@ class _Read:
 
 def _launcher_cited(releases: launches.Releases, commit: str) -> list[Cited]:
     """train.sh, the launcher's options the launch relies on, and how the runner finds the function."""
-    found = [Cited(TRAIN_SH_PATH, None, None, "runs setup_experiment.py with NeMo-Run")]
+    found = (
+        [Cited(TRAIN_SH_PATH, None, None, "runs setup_experiment.py with NeMo-Run")]
+        if releases.text(commit, TRAIN_SH_PATH) is not None
+        else []
+    )
     setup = releases.text(commit, SETUP) or ""
     for needle, what in (
         ('"--nodes"', "--nodes"),
