@@ -135,6 +135,7 @@ def test_a_card_in_a_shape_not_known_is_located_problems_and_its_other_runs_are_
         ),
         (32, "$.items.pretrain_performance.GB200.status", "'done' is not a status the card's header lists"),
         (46, "$.items.pretrain_weak_scaling", "pretrain_weak_scaling is a list, not a mapping: it is not read"),
+        (47, "$.items.sft_performance", "sft_performance is not a kind of performance item this importer reads"),
     ]
     assert [run.where for run in card.runs] == ["items.pretrain_performance.GB300"]
     # Not YAML at all: one problem at the line the parser stopped, never an exception.
@@ -331,7 +332,7 @@ def test_the_import_writes_valid_recipes_and_a_second_import_changes_nothing(
     argv = ("--root", project.root, "import", "megatron-bridge-cards", "--repo", card_repo.repo)
     code, out, err = run(capsys, *argv)
     assert code == 0, err
-    assert "5 added, 0 changed, 0 removed, 0 unchanged, 10 rows skipped" in err
+    assert "5 added, 0 changed, 0 removed, 0 unchanged, 11 rows skipped" in err
     assert out.count("added recipes/") == 5
     written = imported(project.root)
     assert load_catalogue(project.root).problems == ()

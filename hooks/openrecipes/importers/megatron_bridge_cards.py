@@ -60,6 +60,7 @@ _PERFORMANCE_KEYS = frozenset(
 _WEAK_SCALING_KEYS = frozenset({"status", "precision", "bridge_commit", "last_verified", "points", "expected_result"})
 _POINT_KEYS = frozenset({"num_gpus", "global_batch_size", "command", "metrics"})
 _COMMIT = re.compile(r"[0-9a-f]{40}")
+_PERFORMANCE_LIKE = re.compile(r"performance|scaling|throughput|benchmark")
 _BLOCK = re.compile(r"^\s*command:\s*[>|][+-]?\s*(#.*)?$")
 
 T = TypeVar("T")
@@ -176,7 +177,7 @@ def read_card(path: str, text: str) -> Card:
     reader = _Reader(path, document, text.splitlines())
     reader.problems += problems
     runs = tuple(reader.runs())
-    return Card(path, runs, tuple(reader.problems))
+    return Card(path, runs, tuple(sorted(reader.problems)))
 
 
 class _Reader:
@@ -309,6 +310,10 @@ class _Reader:
         if items is None:
             return
         card = _CardValues.read(self, data)
+        for name in items:
+            if name not in (PERFORMANCE, WEAK_SCALING) and _PERFORMANCE_LIKE.search(str(name)):
+                # A kind of performance item the cards did not have yet: said, so that it is seen, not lost.
+                self.problem(("items", name), f"{name} is not a kind of performance item this importer reads")
         for name in (PERFORMANCE, WEAK_SCALING):
             if name not in items:
                 continue
