@@ -73,8 +73,11 @@ def test_the_committed_catalogue_labels_each_documented_launch(catalogue: dict[s
     documented = {recipe_id: found for recipe_id, found in gaps.items() if found is not None}
     runs = sorted(recipe_id for recipe_id, found in documented.items() if found.runs_row)
     differs = {recipe_id: found for recipe_id, found in documented.items() if not found.runs_row}
-    # 193 current documented launches: 177 run their row; 16 MLPerf launches do not, and say why.
-    assert (len(documented), len(runs)) == (193, 177)
+    # 193 current documented launches: 180 state their row; 13 MLPerf launches do not, and say why. Those
+    # whose files are not all at the commit (12 of the 13) are incomplete, whatever they state.
+    assert (len(documented), len(runs)) == (193, 180)
+    incomplete = {recipe_id for recipe_id in documented if catalogue[recipe_id].recipe.fields.launch.missing}
+    assert (len(incomplete), len(set(differs) - incomplete)) == (19, 1)
     assert all(recipe_id.split("/")[-1].startswith("mlperf-") for recipe_id in differs)
     assert GPT_OSS_GB300 in runs and GPT_OSS_GB200 in runs
     assert differs[DELL].summary() == "differs from the row: GBS 16 (the row: 8)"

@@ -520,7 +520,15 @@ def test_a_submission_without_a_readme_whose_run_sub_is_nvidias_gets_nvidias_doc
         (f"{own}/run.sub", "this submission's run.sub, byte for byte the same"),
         (f"{own}/config_DGXB200_1x8x1xtp1pp1cp1.sh", "the configuration this result ran (exported variables)"),
         (f"{own}/config_common.sh", "a file the configuration sources"),
+        # The image is built from NVIDIA's folder: its training script and configuration give the batch and sequence.
+        (f"{nvidia}/train.py", "the configuration the training script runs"),
+        (f"{nvidia}/conf/megatron_gpt_peft_tuning_config.yaml", "model.global_batch_size"),
+        (f"{nvidia}/conf/megatron_gpt_peft_tuning_config.yaml", "model.encoder_seq_length"),
     ]
+    assert (launch["sets"]["gbs"], launch["sets"]["seq_length"]) == (8, 8192)
+    # NVIDIA's README builds the image and prepares the data in NVIDIA's folder, where prepare.sh runs them.
+    assert {step.get("folder") for step in launch["preparation"]} == {nvidia}
+    assert "missing" not in launch
     assert (
         f"{own} holds no README; its run.sub is byte for byte {nvidia}/run.sub (git blob "
         f"{blob_id(V51 / own / 'run.sub')}), whose README documents its launch" in launch["notes"]
@@ -786,3 +794,66 @@ def test_an_import_with_dry_run_runs_each_written_launch_over_the_clone_and_reco
     record = dryruns.load(project.root)[0][AMD_ID]
     assert record.passed and record.commit == git(repo, "rev-parse", "HEAD")
     assert record.launcher is not None and record.launcher.startswith("docker ")
+
+
+def test_a_launch_needing_files_not_at_the_commit_lists_each_with_the_file_and_line_that_needs_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 28, item 2: a file the configuration sources, the Hydra configuration the training script
+    names, the Python file run_and_time.sh runs and the Dockerfile the image is built from, each
+    missing at the commit, make the launch incomplete (`launch.missing`), with what needs each."""
+    folder = "Acme/benchmarks/llama2_70b_lora/implementations/box"
+    repo = new_repo(tmp_path, "training_results_v5.1")
+    files = {
+        f"{folder}/README.md": (
+            "# Box\n\n```bash\nsource config_BOX_1x8x1.sh\nsbatch -N $DGXNNODES -t $WALLTIME run.sub\n```\n"
+        ),
+        f"{folder}/config_BOX_1x8x1.sh": (
+            "source $(dirname ${BASH_SOURCE[0]})/config_common.sh\n"
+            "export DGXNNODES=1\nexport DGXNGPU=8\nexport TP=1\nexport PP=1\nexport CP=1\nexport MINIBS=1\n"
+            "export WALLTIME=30\n"
+        ),
+        f"{folder}/run.sub": "#!/bin/bash\nsrun ./run_and_time.sh\n",
+        f"{folder}/run_and_time.sh": "#!/bin/bash\nset -e\npython -u finetune.py --seed 1\n",
+        f"{folder}/src/train.py": (
+            "import hydra\n\n\n@hydra.main(config_path='conf', config_name='lora')\ndef main(cfg):\n    pass\n"
+        ),
+    }
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "results")
+    launch = launch_of(repo, "5.1", "Acme", "box", f"{folder}/config_BOX_1x8x1.sh")
+    assert launch["kind"] == "documented"
+    assert launch["missing"] == [
+        {
+            "path": f"{folder}/config_common.sh",
+            "file": f"{folder}/config_BOX_1x8x1.sh",
+            "line": 1,
+            "what": "sourced by config_BOX_1x8x1.sh",
+        },
+        {
+            "path": f"{folder}/src/conf/lora.yaml",
+            "file": f"{folder}/src/train.py",
+            "line": 4,
+            "what": "the Hydra configuration train.py runs",
+        },
+        {
+            "path": f"{folder}/Dockerfile",
+            "file": f"{folder}/README.md",
+            "what": "the Dockerfile the launch's image is built from: the launch names no published image, and no "
+            "step of the submission pulls or builds one",
+        },
+        {
+            "path": f"{folder}/finetune.py",
+            "file": f"{folder}/run_and_time.sh",
+            "line": 3,
+            "what": "run by run_and_time.sh in the image",
+        },
+    ]
+    # Each file that needs one is cited, at the line that does.
+    cited = {item["path"]: item.get("lines") for item in launch["source"]["files"]}
+    assert cited[f"{folder}/run_and_time.sh"] == [3, 3]
+    assert cited[f"{folder}/src/train.py"] == [4, 4]
+    assert_cited_lines_exist(repo, launch)

@@ -255,3 +255,45 @@ def test_show_lists_the_steps_and_what_they_need(project: Project, capsys: pytes
     )
     assert "  prepare needs  <docker/registry:benchmark-tag>, <path/to/dataset>" in out.splitlines()
     assert f"  prepare.sh     recipes/{MLPERF_ID}/prepare.sh" in out.splitlines()
+
+
+def test_a_step_read_from_another_implementations_readme_runs_in_its_folder_then_comes_back(
+    project: Project, tmp_path: Path
+) -> None:
+    """A launch that borrows another implementation's README and code (MLPerf's byte-for-byte run.sub)
+    builds that implementation's image in its folder (`folder`); the launch runs where the checkout left it."""
+    data = prepared()
+    other = SYSTEM_README.rsplit("/", 1)[0]
+    data["launch"]["preparation"][0]["folder"] = other
+    prepare = _documented(_fields(data, project)).prepare_sh
+    assert prepare is not None
+    lines = prepare.text.splitlines()
+    into = f"cd -- ../eos_ngc24.04_nemo  # {other}, where the publisher runs this step"
+    back = "cd -- ../nemo  # back to the launch's folder"
+    build = 'docker build --pull -t "${DOCKER_REGISTRY_BENCHMARK_TAG}" .'
+    assert lines.index(into) < lines.index(build) < lines.index(back)
+    # The other steps run where the checkout leaves the shell: one cd there and back, no more.
+    assert (lines.count(into), lines.count(back)) == (1, 1)
+    (tmp_path / "work" / "training_results_v4.0" / other).mkdir(parents=True)
+    values = {"DOCKER_REGISTRY_BENCHMARK_TAG": "registry.example/lora:1", "PATH_TO_DATASET": "/shared/data"}
+    done = _execute(tmp_path, "prepare.sh", prepare.text + 'printf "%s\\n" "$PWD" > "$CALLS.pwd"\n', values)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "calls.pwd").read_text(encoding="utf-8").rstrip("\n").endswith(IMPLEMENTATION)
+
+
+def test_a_steps_folder_must_hold_the_file_it_is_read_from(project: Project) -> None:
+    data = prepared()
+    data["launch"]["preparation"][0]["folder"] = "NVIDIA/benchmarks/gpt3"
+    path = project.add(MLPERF_ID, data)
+    _, _, problems = load_recipe(path, project.root, Schema.load(project.root / "schema" / "recipe.schema.yaml"))
+    assert [(problem.where, problem.message) for problem in problems if not problem.warning] == [
+        (
+            "$.launch.preparation[0].folder",
+            f"'NVIDIA/benchmarks/gpt3' does not hold '{SYSTEM_README}': a step runs in the folder of the file it is "
+            "read from (or one above it)",
+        )
+    ]
+    data["launch"]["preparation"][0]["folder"] = "NVIDIA/../NVIDIA"
+    path = project.add(MLPERF_ID, data)
+    _, _, problems = load_recipe(path, project.root, Schema.load(project.root / "schema" / "recipe.schema.yaml"))
+    assert [problem.where for problem in problems if not problem.warning] == ["$.launch.preparation[0].folder"]

@@ -32,6 +32,8 @@ NOT_RUN = "llama-2-70b/h100/x-dell-not-run"
 STALE = "llama-2-70b/h100/x-dell-stale"
 FAILS = "llama-2-70b/h100/x-dell-fails"
 PREPARE = "llama-2-70b/h100/x-dell-prepare"
+INCOMPLETE = "llama-2-70b/h100/x-dell-incomplete"
+"""Dell's, its dry run passed, but its configuration sources a file not at the commit (`launch.missing`)."""
 NONE = "llama-3.1-8b/h100-96gb/tt-202412-torchtitan-fp8-8gpu-fsdp8-cp1"
 
 STATES = {
@@ -43,7 +45,24 @@ STATES = {
     STALE: "not-yet-run",
     FAILS: "fails-dry-run",
     PREPARE: "needs-preparation",
+    INCOMPLETE: "incomplete",
 }
+DELL_CONFIG = (
+    "Dell/benchmarks/llama2_70b_lora/implementations/nemo/configs/config_XE9640x4H100-SXM-80GB_1x4x2xtp4pp1cp1.sh"
+)
+MISSING = [
+    {
+        "path": "Dell/benchmarks/llama2_70b_lora/implementations/nemo/configs/config_common.sh",
+        "file": DELL_CONFIG,
+        "line": 3,
+        "what": "sourced by config_XE9640x4H100-SXM-80GB_1x4x2xtp4pp1cp1.sh",
+    },
+    {
+        "path": "Dell/benchmarks/llama2_70b_lora/implementations/nemo/Dockerfile",
+        "file": "Dell/benchmarks/llama2_70b_lora/implementations/nemo/README.md",
+        "what": "the Dockerfile the launch's image is built from",
+    },
+]
 
 REPOSITORY = "mlcommons/training_results_v4.1"
 COMMIT = "8821c7037ffd06e3775398fd39361a4c591d2235"
@@ -109,12 +128,15 @@ def add_every_state(project: Project) -> dict[str, Entry]:
     for recipe_id in (DELL, NOT_RUN, STALE, FAILS):
         project.add(recipe_id, dell())
     project.add(PREPARE, frozen(DELL))
+    project.add(INCOMPLETE, {**dell(), "launch": {**dell()["launch"], "missing": MISSING}})
     entries = entries_of(project)
     dryruns.write(
         project.root,
         [
             record(entries[DELL]),
             record(entries[PREPARE]),
+            # Passed: the stand-ins never read what the image holds; the missing files decide first.
+            record(entries[INCOMPLETE]),
             record(entries[FAILS], passed=False, problems=(PROBLEM,)),
             record(entries[STALE], ran="#!/usr/bin/env bash\n# an earlier launch.sh\n"),
             # A record of a recipe whose launch is not this row's: the label goes by the row first.
@@ -148,6 +170,7 @@ def test_every_recipe_has_one_readiness(states: dict[str, Readiness]) -> None:
     assert {key: LABELS[key] for key in set(STATES.values())} == {
         "runs": "runs as documented",
         "needs-preparation": "needs preparation",
+        "incomplete": "incomplete",
         "differs": "differs from the row",
         "as-run": "as run by the author",
         "not-yet-run": "not yet run",
@@ -189,6 +212,24 @@ def test_a_launch_not_known_to_run_is_not_yet_run_or_fails_its_dry_run(states: d
         "What the dry run found",
     )
     assert not any(states[recipe_id].runs for recipe_id in (NOT_RUN, STALE, FAILS))
+
+
+def test_a_launch_that_needs_files_not_at_its_commit_is_incomplete_and_lists_each(
+    states: dict[str, Readiness],
+) -> None:
+    folder = "Dell/benchmarks/llama2_70b_lora/implementations/nemo"
+    assert states[INCOMPLETE] == Readiness(
+        "incomplete",
+        f"The publisher's documented launch needs 2 files that are not in {REPOSITORY} at {COMMIT[:12]}: it cannot "
+        "run as written.",
+        (
+            f"{folder}/configs/config_common.sh: sourced by config_XE9640x4H100-SXM-80GB_1x4x2xtp4pp1cp1.sh "
+            f"({folder}/configs/config_XE9640x4H100-SXM-80GB_1x4x2xtp4pp1cp1.sh line 3)",
+            f"{folder}/Dockerfile: the Dockerfile the launch's image is built from ({folder}/README.md)",
+        ),
+        "What the launch needs that is not there",
+    )
+    assert not states[INCOMPLETE].runs
 
 
 def test_a_launch_that_leaves_out_values_the_row_states_differs_from_the_row(states: dict[str, Readiness]) -> None:

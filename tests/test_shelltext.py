@@ -157,6 +157,7 @@ def _launch(command: str, inputs: list[tuple[str, str]]) -> SimpleNamespace:
             SimpleNamespace(name=name, description=text, origin=None, optional=None, kind=None) for name, text in inputs
         ],
         preparation=None,
+        missing=None,
     )
 
 

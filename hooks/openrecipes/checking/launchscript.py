@@ -20,6 +20,7 @@ the recipe reaches a script as a comment line or a single-quoted word, so no des
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 import textwrap
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..reading import launchsafety
 from ..reading.shelltext import substituted
 from .launchinputs import Variable, documented_inputs, launch_scripts, preparation_inputs, preparation_scripts
 
@@ -39,6 +41,10 @@ LABELS: dict[Kind, str] = {
 }
 """What each kind is called where a recipe's page and `show` set its launches apart; whether a
 recipe runs is its readiness (readiness.py), the one label the lists, exports and compare page give."""
+
+INCOMPLETE_LABEL = "The publisher's launch, incomplete"
+"""A documented launch that needs files not at its commit is not called documented (its readiness says
+which files)."""
 
 NO_LAUNCH_REASON = "The recipe publishes no launch script and no documented launch."
 
@@ -83,9 +89,12 @@ class Launch:
     preparation_inputs: tuple[Variable, ...] = ()
     """What its preparation needs from the reader, the steps' inputs in order."""
 
+    incomplete: bool = False
+    """A documented launch that needs files not in the repository at its commit (`launch.missing`)."""
+
     @property
     def label(self) -> str:
-        return LABELS[self.kind]
+        return INCOMPLETE_LABEL if self.incomplete else LABELS[self.kind]
 
     @property
     def scripts(self) -> tuple[Script, ...]:
@@ -176,6 +185,7 @@ def _documented(fields: Any, launch: Any, prefix: str) -> Launch:
         inputs=tuple(inputs),
         prepare_sh=prepare,
         preparation_inputs=needs,
+        incomplete=bool(launch.missing),
     )
 
 
@@ -197,9 +207,16 @@ def _preparation(fields: Any, launch: Any, prefix: str) -> tuple[Script, tuple[V
         header += _comment(f"{number}. {step.what.rstrip('.')}{how} ({_cited(step)})", "  ")
     header += _comment(f"Then run {prefix}launch.sh in this folder: it uses the clone this script leaves.")
     body = _checkout(checkout)
+    here = launchsafety.checkout_folder(launch.checkout or "", launch.source.repository, launch.source.commit)
     for index, (step, text) in enumerate(zip(steps, commands, strict=True)):
         field: tuple[str | int, ...] = ("launch", "preparation", index, "commands")
         lines = _comment(f"Step {index + 1} of {len(steps)}: {step.what.rstrip('.')} ({_cited(step)}).")
+        away = step.folder is not None and here is not None and step.folder.rstrip("/") != here
+        if away:
+            lines.append(
+                f"cd -- {shlex.quote(posixpath.relpath(step.folder, here or '.'))}"
+                f"  # {step.folder}, where the publisher runs this step"
+            )
         if step.session:
             lines += _comment(
                 "The publisher types these commands in the shell the last command below opens, then leaves it (exit):"
@@ -217,6 +234,9 @@ def _preparation(fields: Any, launch: Any, prefix: str) -> tuple[Script, tuple[V
         if not step.commands:
             lines += _comment("By hand: the publisher describes this step in words, in the lines named above.")
         body.append(("\n".join(lines), text, field if step.commands else None))
+        if away:
+            back = posixpath.relpath(here or ".", step.folder)
+            body.append((f"cd -- {shlex.quote(back)}  # back to the launch's folder", "", None))
     text, parts = _script(f"{prefix}prepare.sh", header, inputs, body)
     return Script(f"{prefix}prepare.sh", text, parts), tuple(inputs)
 
@@ -245,7 +265,21 @@ def _header(fields: Any, launch: Any, what: str) -> list[str]:
             f"{fields.model} on {fields.gpu.count} x {fields.gpu.type}: what the publisher says to do once before "
             f"its documented launch of this configuration, read from {source.repository} at commit {source.commit}."
         )
+    if launch.missing:
+        lines += _comment(
+            "INCOMPLETE: this launch needs files that are not in the repository at that commit, and cannot run as "
+            "written:"
+        )
+        for item in launch.missing:
+            lines += _comment(missing_text(item), "  ")
     return lines
+
+
+def missing_text(item: Any) -> str:
+    """One line for a file a launch needs that is not there (`launch.missing`): the file, how it is
+    needed, and the file (and line) that needs it."""
+    where = item.file if item.line is None else f"{item.file} line {item.line}"
+    return f"{item.path}: {item.what} ({where})"
 
 
 def _script(

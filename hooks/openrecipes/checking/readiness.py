@@ -6,14 +6,17 @@ Decided in this order, the first that holds:
 1. *not published*: no launch script and no documented launch (the publisher's reason, if any);
 2. *as run by the author*: the author's own script (`run`), exactly as the run was made, never
    checked to run elsewhere; listed with the inputs it reads that the author does not describe;
-3. *differs from the row*: the publisher's documented launch does not set this row's configuration
+3. *incomplete*: the publisher's documented launch needs files that are not in their repository at
+   its commit (`launch.missing`: a file its configuration sources, the training configuration or
+   script its code runs, the Dockerfile its image is built from), so it cannot run as written;
+4. *differs from the row*: the publisher's documented launch does not set this row's configuration
    (`configuration_gaps`: a value it sets differs from the row's, or the row states one it leaves
    out), so it may not give these figures;
-4. the documented launch is not known to run: *not yet run* (no dry run recorded, or the one
+5. the documented launch is not known to run: *not yet run* (no dry run recorded, or the one
    recorded ran an earlier launch.sh) or *fails its dry run* (with what the dry run found);
-5. *needs preparation*: it passed its dry run, and the publisher lists steps to prepare first
+6. *needs preparation*: it passed its dry run, and the publisher lists steps to prepare first
    (`launch.preparation`: data, checkpoints);
-6. *runs as documented*: it passed its dry run over the publisher's files, and every input it
+7. *runs as documented*: it passed its dry run over the publisher's files, and every input it
    needs is declared (validation refuses a documented launch with an undescribed one).
 
 Only the last two count as running (`Readiness.runs`): the home matrix names the cheapest recipe
@@ -31,11 +34,14 @@ from . import launchscript, launchvalues, preparation
 from .dryrunstate import DryRunOutcome
 from .figures import lookup
 
-Key = Literal["runs", "needs-preparation", "differs", "as-run", "not-yet-run", "fails-dry-run", "not-published"]
+Key = Literal[
+    "runs", "needs-preparation", "incomplete", "differs", "as-run", "not-yet-run", "fails-dry-run", "not-published"
+]
 
 LABELS: dict[Key, str] = {
     "runs": "runs as documented",
     "needs-preparation": "needs preparation",
+    "incomplete": "incomplete",
     "differs": "differs from the row",
     "as-run": "as run by the author",
     "not-yet-run": "not yet run",
@@ -50,6 +56,9 @@ MEANINGS: dict[Key, str] = {
     "where there are some.",
     "as-run": "the author's own script, exactly as the run was made; nothing checks that it runs anywhere else. "
     "The page lists the inputs it reads that the author does not describe.",
+    "incomplete": "the publisher's documented launch needs files that are not in their repository at its commit "
+    "(a file its configuration sources, the training configuration or script its code runs, the Dockerfile its "
+    "image is built from): it cannot run as written. The page lists each, with the file and line that needs it.",
     "differs": "the publisher's documented launch sets a GPU count, layout or batch other than the row's, or "
     "leaves out one the row states: run as documented, it is not known to give the row's figures. The page "
     "lists each.",
@@ -136,6 +145,8 @@ def readiness(fields: Any, inputs: Sequence[tuple[str, str | None]], dry_run: Dr
         return Readiness("not-published", _no_launch_reason(fields))
     if lookup(fields, "run"):
         return _as_run(inputs)
+    if documented.missing:
+        return _incomplete(documented)
     gaps = configuration_gaps(fields)
     if gaps:
         return _differs(gaps)
@@ -178,6 +189,18 @@ def _as_run(inputs: Sequence[tuple[str, str | None]]) -> Readiness:
         f"{why}, and it reads {count} the author does not describe.",
         undescribed,
         "Inputs the author does not describe",
+    )
+
+
+def _incomplete(launch: Any) -> Readiness:
+    where = f"{launch.source.repository} at {launch.source.commit[:12]}"
+    count = fmt.plural(len(launch.missing), "file")
+    return Readiness(
+        "incomplete",
+        f"The publisher's documented launch needs {count} that {'is' if len(launch.missing) == 1 else 'are'} not "
+        f"in {where}: it cannot run as written.",
+        tuple(launchscript.missing_text(item) for item in launch.missing),
+        "What the launch needs that is not there",
     )
 
 

@@ -383,6 +383,19 @@ def build_parser() -> argparse.ArgumentParser:
     source_command(
         "torchtitan", "pytorch/torchtitan benchmarks/*.md: the rows that publish sequence length and tokens/s per GPU"
     )
+    dgxc = source_command(
+        "dgxc-benchmarking",
+        "NVIDIA/dgxc-benchmarking: the performance tables every release tag's workload READMEs print (v24.11.1 to "
+        "v25.05.05), one recipe per model, precision, GPU type and count with its figures; an older tag's figures "
+        "for a configuration a newer tag prints again are written deprecated",
+    )
+    dgxc.add_argument(
+        "--release",
+        action="extend",
+        nargs="+",
+        metavar="TAG",
+        help="the release tags to read (v25.05.05 ...; default: every release tag of the clone)",
+    )
     from .measure import cmd_measure, window  # the measure command's own types, imported when parsing
 
     measuring = command(

@@ -43,6 +43,23 @@ class Cited:
 
 
 @dataclass(frozen=True)
+class MissingFile:
+    """A file a launch needs that is not in the repository at its commit (`launch.missing`)."""
+
+    path: str
+    file: str
+    """The publisher's file that needs it."""
+    line: int | None
+    what: str
+    """How the launch needs it (`sourced by the configuration`)."""
+
+    @property
+    def data(self) -> dict[str, Any]:
+        line = {"line": self.line} if self.line else {}
+        return {"path": self.path, "file": self.file, **line, "what": self.what}
+
+
+@dataclass(frozen=True)
 class Planned:
     """One recipe an import would write."""
 

@@ -110,6 +110,17 @@ class GitSource:
             found.append((path, int(line), content))
         return sorted(found, key=lambda item: (item[0], item[1]))
 
+    def tags(self) -> dict[str, str]:
+        """Every tag of the clone that names a commit, by name: the commit it names (a publisher that
+        releases by tag, NVIDIA's DGX Cloud Benchmarking, prints each release's tables at its tag)."""
+        out = _git(self.repo, "for-each-ref", "--format=%(refname:strip=2)", "refs/tags")
+        found = {}
+        for name in out.splitlines():
+            commit = self.resolve(name) if name and not name.startswith("-") else None
+            if commit is not None:
+                found[name] = commit
+        return found
+
     def resolve(self, revision: str) -> str | None:
         """The full commit an abbreviated one names, or None when this clone does not have it."""
         try:

@@ -264,6 +264,9 @@ class Missing:
     sourced: str
     """The path as written."""
     condition: str
+    target: str | None = None
+    """The file looked for, where the path names one beside the sourcing file plainly: that file is
+    then not at the commit. None for a path known only when the configuration runs."""
 
 
 @dataclass(frozen=True)
@@ -292,14 +295,21 @@ class ShellConfig:
         return next((self.values[name] for name in names if name in self.values), None)
 
 
+def _beside(written: str, sourcing: str) -> str | None:
+    """The file a `source` names beside the file sourcing it, named plainly; None for any other path,
+    which is known only when it runs."""
+    name = _HERE.sub("", written).strip("\"'")
+    if "$" in name or "/" in name or not name:
+        return None
+    return f"{sourcing.rsplit('/', 1)[0]}/{name}"
+
+
 def read_config(source: GitSource, path: str) -> ShellConfig:
     read: dict[str, FileAtCommit] = {}
 
     def follow(written: str, sourcing: str) -> tuple[str, str] | None:
-        # Only a file beside the one sourcing it, named plainly: any other path is known only when it runs.
-        name = _HERE.sub("", written).strip("\"'")
-        target = f"{sourcing.rsplit('/', 1)[0]}/{name}"
-        if "$" in name or "/" in name or not source.exists(target):
+        target = _beside(written, sourcing)
+        if target is None or not source.exists(target):
             return None
         read.setdefault(target, source.read(target))
         return target, read[target].text
@@ -321,6 +331,9 @@ def read_config(source: GitSource, path: str) -> ShellConfig:
             Conditional(item.name, item.value, item.setting.path, item.setting.line, item.setting.condition)
             for item in environment.conditional
         ),
-        tuple(Missing(item.path, item.line, item.written, item.condition) for item in sourced.missing),
+        tuple(
+            Missing(item.path, item.line, item.written, item.condition, _beside(item.written, item.path))
+            for item in sourced.missing
+        ),
         sourced.unread,
     )

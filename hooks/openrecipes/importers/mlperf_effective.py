@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..reading.gitrev import GitError
 from . import hydraconf
 from . import mlperf as mp
-from .common import Cited
+from .common import Cited, MissingFile
 from .gitsource import GitSource
 from .hydraconf import Resolved
 
@@ -43,6 +43,8 @@ class Effective:
     values: dict[str, int] = field(default_factory=dict)
     cited: list[Cited] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    missing: list[MissingFile] = field(default_factory=list)
+    """The training configuration the code names, where it is not at the commit."""
 
 
 @dataclass
@@ -98,9 +100,12 @@ class _Environment:
         return Resolved(value)
 
 
-def read(source: GitSource, workdir: str, config: mp.ShellConfig) -> Effective:
-    """What the launch run from `workdir` with `config` sourced runs of GPUs, global batch and sequence length."""
+def read(source: GitSource, workdir: str, config: mp.ShellConfig, code: str | None = None) -> Effective:
+    """What the launch run from `workdir` with `config` sourced runs of GPUs, global batch and sequence
+    length; `code` is the implementation whose training code and configuration its image holds, where
+    not `workdir`'s own (mlperf_launch.Documented.code)."""
     found = Effective()
+    code = code or workdir
     env = _Environment(source, workdir, config)
     nodes, per_node = env("DGXNNODES"), env("DGXNGPU")
     gpus = _whole(nodes) * _whole(per_node) if _whole(nodes) and _whole(per_node) else None
@@ -112,9 +117,9 @@ def read(source: GitSource, workdir: str, config: mp.ShellConfig) -> Effective:
             "Not in sets: the GPU count, since DGXNNODES × DGXNGPU cannot be read"
             + (f" ({why})." if why else " (the configuration does not set them).")
         )
-    composed, entry = _configuration(source, workdir, env, found)
+    composed, entry = _configuration(source, code, env, found)
     if composed is not None and entry is not None:
-        _batch_and_sequence(source, workdir, composed, entry, env, found)
+        _batch_and_sequence(source, code, composed, entry, env, found)
     found.cited = [*env.cited, *found.cited]
     return found
 
@@ -148,6 +153,8 @@ def _configuration(
     composed = hydraconf.compose(read_file, folder, name, {key: item[0] for key, item in resolvers.items()}, env)
     if composed is None:
         found.notes.append(f"Not in sets: the global batch and the sequence length: {folder}/{name}.yaml is missing.")
+        runs = f"the Hydra configuration {script.rsplit('/', 1)[-1]} runs"
+        found.missing.append(MissingFile(f"{folder}/{name}.yaml", script, line, runs))
         return None, None
     return composed, (script, line, folder, name)
 

@@ -51,6 +51,14 @@ class Documented:
     notes: tuple[str, ...]
     container: str | None
     """The image the quoted lines name, where they name one."""
+    borrowed: str | None = None
+    """The implementation whose README and code the launch runs, where it is not `workdir`'s own: a
+    submission whose run.sub is byte for byte that implementation's builds its image from there."""
+
+    @property
+    def code(self) -> str:
+        """The folder the image is built from and whose training code and configuration it runs."""
+        return self.borrowed or self.workdir
 
 
 @dataclass(frozen=True)
@@ -426,5 +434,5 @@ def from_identical(
             Cited(path, 1, len(_lines(source.show(path))), "the run.sub that README launches"),
             Cited(runsub, 1, len(_lines(source.show(runsub))), "this submission's run.sub, byte for byte the same"),
         )
-        return Documented(own, command, cited, notes, found.container), compared
+        return Documented(own, command, cited, notes, found.container, borrowed=folder), compared
     return None, compared

@@ -441,7 +441,7 @@ def build_step(
     the launch needs one (`image`, as the command writes it) and no step builds one."""
     if image is None or any(_builds(step.commands) for step in steps):
         return None
-    dockerfile = f"{found.workdir}/Dockerfile"
+    dockerfile = f"{found.code}/Dockerfile"
     if not source.exists(dockerfile):
         return None
     total = max(1, len(_lines(source.show(dockerfile))))
@@ -484,6 +484,9 @@ def steps(source: GitSource, found: mlperf_launch.Documented, image: str | None)
     for step in read:
         commands = "".join(f"{line}\n" for line in step.commands)
         data: dict[str, Any] = {"what": step.what, "file": step.path, "lines": [step.first, step.last]}
+        if found.code != found.workdir and step.path.startswith(found.code + "/"):
+            # Read from the README of the implementation the launch borrows: its commands name that folder's files.
+            data["folder"] = found.code
         if commands:
             data["commands"] = commands
         if step.session:

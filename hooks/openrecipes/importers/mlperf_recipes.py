@@ -34,9 +34,9 @@ from ..problems import Problem
 from ..reading import shellenv
 from ..reading.envnames import is_dangerous_name
 from . import mlperf as mp
-from . import mlperf_effective, mlperf_launch
+from . import mlperf_effective, mlperf_launch, mlperf_missing
 from . import mlperf_preparation as preparation
-from .common import Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
+from .common import Cited, Import, Planned, Skipped, github_permalink, name_part, recipe_id, withhold
 from .gitsource import FileAtCommit, GitSource
 from .mlperf import lines as _lines
 from .mlperf_inputs import described
@@ -656,11 +656,24 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
             conditional[-1] |= {"file": item.path, "line": item.line}
         elif item.value is not None and all(entry["name"] != item.name for entry in withheld):
             withheld += withhold({item.name: item.value}, {item.name: (item.path, item.line)})[1]
-    effective = mlperf_effective.read(source, found.workdir, config)
+    effective = mlperf_effective.read(source, found.workdir, config, found.code)
     steps = preparation.steps(source, found, _image(command) if found.container is None else None)
+    missing = [
+        *mlperf_missing.sourced(config),
+        *effective.missing,
+        *mlperf_missing.image(
+            source,
+            found.code,
+            command,
+            found.container,
+            [step.data.get("commands", "") for step in steps],
+            found.cited[0].path,
+        ),
+        *mlperf_missing.entry_scripts(source, found.code),
+    ]
     step_files = [step.cited for step in steps]
     cited = [*(item.path for item in found.cited), *(file.path for file in config.files), *(c.path for c in step_files)]
-    commit = _last_commit(source, [*cited, *(item.path for item in effective.cited)])
+    commit = _last_commit(source, [*cited, *(item.path for item in effective.cited), *(item.file for item in missing)])
     files = [item.launch_file(repository.name, commit) for item in found.cited]
     for index, file in enumerate(config.files):
         total = max(1, len(_lines(file.text)))
@@ -698,6 +711,10 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
         entry = item.launch_file(repository.name, commit)
         if all((known["path"], known.get("lines")) != (entry["path"], entry.get("lines")) for known in files):
             files.append(entry)
+    for item in missing:  # the file that needs one, cited where nothing else cites it
+        if all(known["path"] != item.file for known in files):
+            needs = Cited(item.file, item.line, item.line, f"needs {item.path}, which is not at this commit")
+            files.append(needs.launch_file(repository.name, commit))
     sets: dict[str, Any] = {}
     if "gpus" in effective.values:
         sets["gpus"] = effective.values["gpus"]
@@ -723,6 +740,8 @@ def _launch(repository: mp.Repository, result: mp.Result, config: mp.ShellConfig
     if sets:
         launch["sets"] = sets
     launch["inputs"] = _inputs(command, env, found.container)
+    if missing:
+        launch["missing"] = [item.data for item in dict.fromkeys(missing)]
     if steps:
         launch["preparation"] = [step.data for step in steps]
     if withheld:

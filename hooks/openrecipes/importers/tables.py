@@ -1,8 +1,9 @@
 """Markdown pipe tables as publishers write them, and the cell values they hold.
 
 Only what the publishers' files use: a header line, a separator line (`|---|:---:|`), rows;
-a blank line or any line not starting with `|` ends the table. Cells are stripped of the
-padding around them and nothing else.
+a blank line or any line not starting with `|` ends the table (with `bare_rows`, a row may leave
+out its leading pipe, as GitHub's Markdown allows and NVIDIA's DGX Cloud READMEs write some rows:
+then a line holding no `|` ends it). Cells are stripped of the padding around them and nothing else.
 """
 
 from __future__ import annotations
@@ -39,16 +40,20 @@ class Table:
     """(line number, the line as written) of each row."""
 
 
-def tables(lines: list[str]) -> dict[int, Table]:
+def tables(lines: list[str], bare_rows: bool = False) -> dict[int, Table]:
     """Every table in `lines`, keyed by the index (0-based) of its header line."""
     found: dict[int, Table] = {}
     index = 0
+
+    def is_row(line: str) -> bool:
+        return line.lstrip().startswith("|") or (bare_rows and "|" in line and bool(line.strip()))
+
     while index < len(lines) - 1:
         line = lines[index]
         if line.lstrip().startswith("|") and is_separator(lines[index + 1]) and not is_separator(line):
             rows = []
             end = index + 2
-            while end < len(lines) and lines[end].lstrip().startswith("|"):
+            while end < len(lines) and is_row(lines[end]):
                 rows.append((end + 1, lines[end]))
                 end += 1
             found[index] = Table(cells(line), index + 1, line, lines[index + 1], tuple(rows))

@@ -450,6 +450,15 @@ def _launch_source_problems(launch: dict[str, Any], skip: Collection[str]) -> li
                         "launch",
                     )
                 )
+    for index, step in enumerate(steps if isinstance(steps := launch.get("preparation"), list) else ()):
+        folder, file = (step.get("folder"), step.get("file")) if isinstance(step, dict) else (None, None)
+        where = ("launch", "preparation", index, "folder")
+        if not isinstance(folder, str) or not isinstance(file, str) or _refused(where, skip):
+            continue
+        if not file.startswith(folder.rstrip("/") + "/"):
+            message = f"{folder!r} does not hold {file!r}: a step runs in the folder of the file it is read from"
+            message += " (or one above it)"
+            found.append((where, 1, 1, message))
     scripts = [
         (text, ("launch", key), what)
         for key, what in (("checkout", "the checkout"), ("command", "the command"))
@@ -559,6 +568,21 @@ def checkout_problems(checkout: str, repository: str, commit: str) -> list[tuple
     return problems
 
 
+def checkout_folder(checkout: str, repository: str, commit: str) -> str | None:
+    """The folder of the clone a checkout leaves the shell in (`` for its root); None for a checkout
+    with problems (`checkout_problems`), which is refused before anything is made of it."""
+    if checkout_problems(checkout, repository, commit):
+        return None
+    state = _Checkout()
+    for line in checkout.split("\n"):
+        comment = _COMMENT.search(line)
+        code = line[: comment.start()] if comment else line
+        for step in (part.strip() for part in code.split("&&")):
+            if step:
+                state.step(step.split(), repository, commit, repository.rsplit("/", 1)[-1])
+    return "/".join(state.folder)
+
+
 class _Checkout:
     """Where a checkout is as its steps run: cloned (into which folder), in the clone, switched."""
 
@@ -569,6 +593,8 @@ class _Checkout:
         self.tried_clone = False
         """A step clones, right or wrong: a wrong one is its own problem, not a missing clone."""
         self.tried_switch = False
+        self.folder: list[str] = []
+        """The folder of the clone the steps leave the shell in, as path parts below its root."""
 
     def step(self, words: list[str], repository: str, commit: str, name: str) -> str | None:
         """Why these words are not the checkout's next step, or None (and the state moves on)."""
@@ -627,10 +653,13 @@ class _Checkout:
             return f"enters {_brief(folder)}, which is not a folder of the clone (a relative path without ..)"
         if not self.clone_dir:
             return f"enters {_brief(folder)} before it clones launch.source.repository"
+        parts = folder.rstrip("/").split("/")
         if not self.inside:
             if folder.rstrip("/") != self.clone_dir and not folder.startswith(self.clone_dir + "/"):
                 return f"enters {_brief(folder)}, not the clone ({self.clone_dir})"
             self.inside = True
+            parts = parts[1:]
+        self.folder += [part for part in parts if part != "."]
         return None
 
     def _in_clone(self, folder: str | None) -> bool:
