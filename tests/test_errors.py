@@ -402,6 +402,7 @@ def _seed_with_every_object() -> dict[str, Any]:
     data["result"]["mfu"] = round(data["result"]["mfu"] * 4 / 6, 4)  # LoRA counts 4 × N, not 6 × N
     data["layout"]["sharding"] = {"kind": "fsdp"}
     data["result"]["time_to_train"] = {"quality_target": "eval loss 0.925", "minutes": 90.5}
+    data["correctness"]["loss"] = {"initial": 12.5, "final": 3.25}
     data["launch"] = copy.deepcopy(_LAUNCH)
     # A throughput derived from a publisher's figure in a convention of their own, with the FLOPs
     # per token it divides by stated: 119.43 TFLOP/s ÷ 10^11 FLOPs per token is the seed's 1,194.3.

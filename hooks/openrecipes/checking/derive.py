@@ -97,7 +97,8 @@ def analyse(
     return _with_checks(derived, tuple(checks)), problems
 
 
-_MAY_DISAGREE = ("published", "deprecated")
+_MAY_DISAGREE = ("published", "publisher-verified", "deprecated")
+"""Statuses whose figures are someone else's, as they published them: a failing check is explained, not fixed."""
 
 
 def _explain(
@@ -109,7 +110,8 @@ def _explain(
     if disagreements and lookup(f, "status") not in _MAY_DISAGREE:
         problem(
             ("disagreements",),
-            "only a published (or deprecated) recipe may explain failing checks: a recipe of your own fixes its "
+            "only a published, publisher-verified (or deprecated) recipe may explain failing checks: a recipe of your "
+            "own fixes its "
             "figures instead",
         )
         return checks

@@ -375,6 +375,12 @@ def build_parser() -> argparse.ArgumentParser:
         "other releases are left as they are",
     )
     source_command(
+        "megatron-bridge-cards",
+        "NVIDIA-NeMo/Megatron-Bridge examples/model_verification_cards/*/card.yaml: every verified performance run "
+        "(pretrain_performance, each point of pretrain_weak_scaling) as a publisher-verified recipe whose launch is "
+        "the card's command at the commit it ran at",
+    )
+    source_command(
         "torchtitan", "pytorch/torchtitan benchmarks/*.md: the rows that publish sequence length and tokens/s per GPU"
     )
     dgxc = source_command(

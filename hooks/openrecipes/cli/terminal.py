@@ -137,7 +137,13 @@ def _launch_lines(entry: Entry) -> list[str]:
             rows.append(("prepare first", "; ".join(f"{step.number}. {step.what}" for step in steps)))
         if one.preparation_inputs:
             rows.append(("prepare needs", ", ".join(item.written for item in one.preparation_inputs)))
-        note = " (how the publisher launches this configuration, not a log of the run)" if documented else ""
+        note = (
+            ""
+            if documented is None
+            else " (the command the publisher ran, at that commit: the figures are of that run)"
+            if entry.recipe.fields.status == "publisher-verified"
+            else " (how the publisher launches this configuration, not a log of the run)"
+        )
         lines += [f"Launch: {one.label}{note}", *_pairs(rows)]
     return lines
 

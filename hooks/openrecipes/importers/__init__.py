@@ -13,6 +13,8 @@ from . import (
     dgxc,
     dgxc_recipes,
     megatron_bridge,
+    megatron_bridge_cards,
+    megatron_bridge_cards_recipes,
     megatron_bridge_recipes,
     mlperf,
     mlperf_recipes,
@@ -23,11 +25,20 @@ from . import (
 from .common import Import
 from .gitsource import GitSource
 
-ParseError = (megatron_bridge.ParseError, torchtitan.ParseError, mlperf.ParseError, dgxc.ParseError)
-"""What a publisher's file in an unknown shape raises (both are ValueErrors)."""
+ParseError = (
+    megatron_bridge.ParseError,
+    torchtitan.ParseError,
+    mlperf.ParseError,
+    dgxc.ParseError,
+    megatron_bridge_cards.CardError,
+)
+"""What a publisher's file in an unknown shape raises (each is a ValueError)."""
 
 IMPORTERS: dict[str, Callable[[GitSource, Sequence[str] | None], Import]] = {
     megatron_bridge_recipes.IMPORTER: megatron_bridge_recipes.build,
+    # The model verification cards: their own files, ids (mb-card-…) and evidence, so an importer of their own
+    # (a card's run is not a row of a release: --release means nothing to it).
+    megatron_bridge_cards_recipes.IMPORTER: lambda source, _releases: megatron_bridge_cards_recipes.build(source),
     torchtitan_recipes.IMPORTER: lambda source, _releases: torchtitan_recipes.build(source),
     # MLPerf's option is the round (`--round 5.0`), for a clone whose README does not name it.
     mlperf_recipes.IMPORTER: lambda source, round_name: mlperf_recipes.build(source, round_name),  # type: ignore[arg-type]

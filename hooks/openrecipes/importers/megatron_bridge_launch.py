@@ -51,6 +51,7 @@ file: pinned, so an import reads the same mapping from any clone. A release it d
 no launch until this is moved to a commit that names it."""
 
 PERF_ROOT = "src/megatron/bridge/perf_recipes"
+LIBRARY_ROOT = "src/megatron/bridge/recipes"
 PERF_PACKAGE = "megatron.bridge.perf_recipes"
 CONFIGS_ROOT = "scripts/performance/configs"
 PERFORMANCE_README = "scripts/performance/README.md"
@@ -195,6 +196,21 @@ class Documented:
 
 
 @dataclass(frozen=True)
+class FlatConfiguration:
+    """What a flat configuration function sets (megatron_bridge_effective.py), and where."""
+
+    sets: dict[str, int | str | None]
+    """`sets` keys in ORDER; a value not known is absent, None is `None` as written."""
+    unresolved: dict[str, str]
+    env: dict[str, str] | None
+    """Its cfg.env_vars; None when not constant."""
+    env_lines: tuple[tuple[str, str, int], ...]
+    cited: tuple[Cited, ...]
+    notes: tuple[str, ...]
+    origins: dict[str, pyconfig.Where]
+
+
+@dataclass(frozen=True)
 class NotDocumented:
     release: Release
     reason: str
@@ -246,15 +262,18 @@ class Releases:
     def overrides(self, release: Release) -> Overrides | None:
         """The options by which the release's launcher sets each dimension, read from its parser, and
         where it applies what its sequence-length words set."""
-        commit = release.commit
-        parser = RUN_RECIPE if release.shape == "flat" else ARGUMENTS
+        return self.overrides_at(release.commit, release.shape)
+
+    def overrides_at(self, commit: str, shape: str) -> Overrides | None:
+        """`overrides` of the files at any commit whose configurations are of `shape`."""
+        parser = RUN_RECIPE if shape == "flat" else ARGUMENTS
         text = self.text(commit, parser)
         if text is None:
             return None
         options = read_options(parser, text)
         trailing: list[Cited] = []
         sequence: list[Cited] = []
-        if release.shape == "base":
+        if shape == "base":
             known = first_line(text, "parse_known_args()")
             applied = first_line(self.text(commit, RUN_SCRIPT) or "", "parse_hydra_overrides(")
             if known and applied:
@@ -262,7 +281,7 @@ class Releases:
                     Cited(parser, known, known, "arguments the parser does not know are kept as overrides"),
                     Cited(RUN_SCRIPT, applied, applied, "and applied to the configuration as Hydra overrides"),
                 ]
-        elif release.shape == "variants":
+        elif shape == "variants":
             applied = first_line(self.text(commit, RUN_SCRIPT) or "", "set_cli_overrides(recipe")
             if applied:
                 trailing = [Cited(RUN_SCRIPT, applied, applied, "arguments the parser does not know are overrides")]
@@ -280,7 +299,7 @@ class Releases:
             synced = first_line(text, "recipe = sync_model_dataset_sequence_length(recipe)")
             if synced:
                 sequence = [Cited(parser, synced, synced, "the model's sequence length is set from the dataset's")]
-        return Overrides(release.shape, options, tuple(trailing), tuple(sequence))
+        return Overrides(shape, options, tuple(trailing), tuple(sequence))
 
     # -- which release --------------------------------------------------------------------------
 
@@ -363,34 +382,65 @@ class Releases:
         if len(present) != 1:
             return NotDocumented(release, _none_or_two(release, present, candidates, f"{PERF_ROOT}/{family}"))
         ((dtype, name),) = present.items()
-        path = functions[name]
-        ev = self.evaluator(release.commit, scripts=False)
-        function = ev.function(effective.dotted(path), name)
-        assert function is not None
-        cfg = ev.call(pyconfig.Val(function), [], {})
-        found = effective.read_effective(cfg, "flat", dtype, row.gpus, ev, lambda path: path.startswith(PERF_ROOT))
-        notes: list[str] = []
-        env, where, env_cited, env_note = _env_vars(ev, cfg)
-        if env_note:
-            notes.append(env_note)
-        env_lines = tuple((key, *where[key]) for key in env or ())
-        cited = [*self._readme_flat(release.commit), *found.cited, *env_cited]
+        flat = self.flat_configuration(release.commit, functions[name], name, dtype, row.gpus)
         return Documented(
             release=release,
             launcher="train.sh",
             configuration=name,
             selection=(("--recipe", name), ("--mode", task[2])),
             compute_dtype=dtype,
+            sets=flat.sets,
+            unresolved=flat.unresolved,
+            env=flat.env,
+            env_lines=flat.env_lines,
+            cited=tuple(_unique([*self._readme_flat(release.commit), *flat.cited])),
+            notes=flat.notes,
+            gpus=row.gpus,
+            origins=flat.origins,
+            overrides=self.overrides(release),
+        )
+
+    def flat_configuration(self, commit: str, path: str, name: str, dtype: str, gpus: int) -> FlatConfiguration:
+        """What the function `name` of `path` at `commit` sets, as `train.sh --recipe name` runs it on
+        `gpus` GPUs in compute dtype `dtype`: a release's row (above), or a command a publisher ran at
+        any commit (a model verification card's)."""
+        ev = self.evaluator(commit, scripts=False)
+        function = ev.function(effective.dotted(path), name)
+        assert function is not None, f"{name} is not a function of {path} at {commit}"
+        cfg = ev.call(pyconfig.Val(function), [], {})
+        # The perf recipes it runs are cited, and the function itself wherever it is (a library recipe).
+        found = effective.read_effective(
+            cfg, "flat", dtype, gpus, ev, lambda read: read.startswith(PERF_ROOT) or read == path
+        )
+        env, where, env_cited, env_note = _env_vars(ev, cfg)
+        return FlatConfiguration(
             sets=ordered(found.values),
             unresolved=found.unresolved,
             env=env,
-            env_lines=env_lines,
-            cited=tuple(_unique(cited)),
-            notes=tuple(notes),
-            gpus=row.gpus,
+            env_lines=tuple((key, *where[key]) for key in env or ()),
+            cited=tuple(_unique([*found.cited, *env_cited])),
+            notes=(env_note,) if env_note else (),
             origins=found.origins,
-            overrides=self.overrides(release),
         )
+
+    def recipe_function(self, commit: str, name: str) -> tuple[str, str] | str:
+        """Where `train.sh --recipe name` finds its function at `commit`: (the file, `benchmark` or
+        `library`), or why it finds none. A benchmark (perf) recipe comes before a library recipe of
+        the same name, as the runner's load_recipe prefers it; two definitions in one of them are
+        ambiguous."""
+        found = [
+            path
+            for path, _, _ in self.source.at(commit).grep(f"def {name}(")
+            if path.endswith(".py") and path.startswith((f"{PERF_ROOT}/", f"{LIBRARY_ROOT}/"))
+        ]
+        for root, kind in ((PERF_ROOT, "benchmark"), (LIBRARY_ROOT, "library")):
+            paths = sorted({path for path in found if path.startswith(f"{root}/")})
+            defined = [path for path in paths if (module := self.module(commit, path)) and name in module.functions]
+            if len(defined) == 1:
+                return defined[0], kind
+            if len(defined) > 1:
+                return f"{name} is defined in more than one file of {root}: {', '.join(defined)}"
+        return f"no function {name} is defined under {PERF_ROOT} or {LIBRARY_ROOT} at {commit[:12]}"
 
     @staticmethod
     def _flat_names(stem: str, task: tuple[str, str, str], row: Row, dtypes: tuple[str, ...]) -> list[str]:

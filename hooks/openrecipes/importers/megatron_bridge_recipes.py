@@ -16,11 +16,11 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..checking import launchvalues
 from ..checking.scriptinputs import script_inputs
-from . import firstseen
+from . import firstseen, pyconfig
 from . import megatron_bridge as mb
 from . import megatron_bridge_inputs as needs
 from . import megatron_bridge_launch as launches
@@ -339,7 +339,7 @@ def _recipe(
     return Planned(recipe_id(model_key, gpu, name), data, configuration, mb.release_key(row.release), row.release)
 
 
-_LAUNCHED_SCALING = {"fp8_cs": "tensorwise"}
+LAUNCHED_SCALING = {"fp8_cs": "tensorwise"}
 """The FP8 scaling of a launcher's -c value, as PRECISIONS records the label that names it (FP8-CS)."""
 
 
@@ -350,7 +350,7 @@ def _compared_precision(precision: str, scaling: str | None, launch: launches.Fo
     if scaling:
         return {"precision": f"{precision} {scaling}"}
     if precision == "fp8" and isinstance(launch, launches.Documented):
-        launched = _LAUNCHED_SCALING.get(launch.compute_dtype)
+        launched = LAUNCHED_SCALING.get(launch.compute_dtype)
         if launched:
             return {
                 "precision": f"{precision} {launched}",
@@ -836,7 +836,7 @@ def _launch(
             "Set by the publisher's environment, and withheld from env as names a recipe may not set (the page "
             "warns of each): " + ", ".join(item["name"] for item in withheld) + "."
         )
-    notes += _sets_notes(found, sets, overridden)
+    notes += sets_notes(found, sets, overridden)
     if found.launcher == "train.sh" and found.env is not None:
         notes.append(
             "env is the function's cfg.env_vars (each value as str() of the Python value): Megatron-Bridge sets them "
@@ -978,7 +978,18 @@ def _command(
     return " \\\n".join(lines) + "\n"
 
 
-def _sets_notes(found: launches.Documented, sets: dict[str, Any], overridden: list[_Overridden]) -> list[str]:
+class ReadSets(Protocol):
+    """A configuration's values as read (a release's documented launch, or a card's function)."""
+
+    @property
+    def sets(self) -> dict[str, int | str | None]: ...
+    @property
+    def origins(self) -> dict[str, pyconfig.Where]: ...
+    @property
+    def unresolved(self) -> dict[str, str]: ...
+
+
+def sets_notes(found: ReadSets, sets: dict[str, Any], overridden: Sequence[_Overridden] = ()) -> list[str]:
     """What the notes say of sets: where each value the configuration gives is written, what the
     command overrides and why, and what could not be read."""
     notes = []
@@ -1028,11 +1039,19 @@ def _nodes(count: int) -> str:
 
 def _inputs(command: str, found: launches.Documented, per_node: int, system: str) -> list[dict[str, str]]:
     tools = "uv" if "uv run" in command or found.launcher == "train.sh" else "pip and Python"
+    return launch_inputs(command, found.env or {}, found.gpus, per_node, system, tools)
+
+
+def launch_inputs(
+    command: str, env: dict[str, str], gpus: int, per_node: int, system: str, tools: str
+) -> list[dict[str, str]]:
+    """What a Megatron-Bridge launch needs from its reader: a Slurm cluster of `gpus` GPUs on `system`
+    nodes of `per_node`, and each of LAUNCH_INPUTS the command reads."""
     inputs = [
         {
             "name": "<Slurm cluster>",
             "description": (
-                f"A Slurm cluster of {system} nodes, {found.gpus} GPUs in all ({_nodes(found.gpus // per_node)} of "
+                f"A Slurm cluster of {system} nodes, {gpus} GPUs in all ({_nodes(gpus // per_node)} of "
                 f"{per_node}), whose jobs run in containers (Pyxis/Enroot, as the launcher's srun expects); the "
                 f"commands run on its login node, with git and {tools} there."
             ),
@@ -1040,14 +1059,14 @@ def _inputs(command: str, found: launches.Documented, per_node: int, system: str
             "kind": "cluster",
         }
     ]
-    for item in script_inputs(command, found.env or {}):
+    for item in script_inputs(command, env):
         if item.kind == "variable" and item.name in LAUNCH_INPUTS:
             description, origin, kind = LAUNCH_INPUTS[item.name]
             inputs.append({"name": item.name, "description": description, "origin": origin, "kind": kind})
     return inputs
 
 
-_SETS_READ = (
+SETS_READ = (
     "sets holds what the run's configuration holds, read with Python's ast (never imported or run): what the "
     "function, the library recipe it starts from and the defaults those inherit assign, with the precision of "
     "its compute dtype"
@@ -1058,7 +1077,7 @@ def _configuration_note(found: launches.Documented) -> str:
     if found.launcher == "train.sh":
         return (
             f"The row's configuration is the flat perf recipe {found.configuration} (-c {found.compute_dtype}); "
-            f"{_SETS_READ}, and the sequence length its dataset's, from which the runner sets the model's."
+            f"{SETS_READ}, and the sequence length its dataset's, from which the runner sets the model's."
         )
     variant = dict(found.selection).get("-cv")
     picked = (
@@ -1076,7 +1095,7 @@ def _configuration_note(found: launches.Documented) -> str:
     return (
         f"The row's configuration is {found.configuration} (-c {found.compute_dtype}), {picked}, applied by the "
         f"launcher's configuration function with WorkloadBaseConfig's defaults for the fields it does not write; "
-        f"{_SETS_READ}, and the sequence length {sequence}."
+        f"{SETS_READ}, and the sequence length {sequence}."
     )
 
 

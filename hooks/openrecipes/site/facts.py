@@ -1117,6 +1117,25 @@ FACTS: tuple[Fact, ...] = (
         section="build",
     ),
     Fact("builder", "Builder", at("workload.dataset.build.builder"), section="build"),
+    # The loss a publisher reports for its own run (a model verification card's): only such a run has one.
+    Fact(
+        "initial_loss",
+        "Initial loss",
+        at("correctness.loss.initial"),
+        show=fmt.as_written,
+        section="correctness",
+        omit_missing=True,
+        csv="initial_loss",
+    ),
+    Fact(
+        "final_loss",
+        "Final loss",
+        at("correctness.loss.final"),
+        show=fmt.as_written,
+        section="correctness",
+        omit_missing=True,
+        csv="final_loss",
+    ),
     Fact("convergence", "Convergence check", _convergence, section="correctness"),
     Fact(
         "correlation",
