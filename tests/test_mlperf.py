@@ -871,7 +871,9 @@ def test_a_launch_kept_with_its_configuration_below_the_implementation_runs_the_
     files = {
         f"{bench}/Dockerfile": "FROM scratch\n",
         f"{bench}/run.sub": "#!/bin/bash\nsrun ./run_and_time.sh\n",
-        f"{bench}/train.py": "import hydra\n\n\n@hydra.main(config_path='conf', config_name='lora')\ndef main(cfg):\n    pass\n",
+        f"{bench}/train.py": (
+            "import hydra\n\n\n@hydra.main(config_path='conf', config_name='lora')\ndef main(cfg):\n    pass\n"
+        ),
         f"{bench}/conf/lora.yaml": (
             "model:\n  global_batch_size: ${multiply:${oc.env:MINIBS},${oc.env:DGXNGPU}}\n  encoder_seq_length: 8192\n"
         ),
