@@ -171,6 +171,7 @@ def _loadable(root: Path, label: str) -> Path:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from ..importers import IMPORTERS, ParseError, sync
+    from ..importers.citations import bad_citations
     from ..importers.gitsource import GitSource
     from ..reading.envnames import is_dangerous_name
     from ..reading.gitrev import GitError
@@ -186,6 +187,12 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 1
     except ValueError as error:  # a release the files do not print
         raise UsageError(str(error)) from None
+    cited = bad_citations(imported, Path(args.repo))
+    for bad in cited:
+        print(bad)
+    if cited:
+        print(f"{len(cited)} citation(s) the clone does not bear out: nothing written", file=sys.stderr)
+        return 1
     changes = sync.plan(root, imported, Schema.load(root / SCHEMA_RELATIVE_PATH))
     for skipped in imported.skipped:
         print(f"skipped {skipped.where}: {skipped.reason}", file=sys.stderr)
