@@ -31,9 +31,7 @@ class BadCitation:
 
 def bad_citations(imported: Import, repo: Path) -> list[BadCitation]:
     """The citations of the import's recipes that the clone `repo` does not bear out."""
-    wanted = sorted(
-        {(commit, path) for planned in imported.recipes for commit, path, *_ in _citations(planned.data)}
-    )
+    wanted = sorted({(commit, path) for planned in imported.recipes for commit, path, *_ in _citations(planned.data)})
     lines = _line_counts(repo, wanted)
     found = []
     for planned in imported.recipes:
