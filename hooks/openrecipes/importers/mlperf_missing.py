@@ -46,11 +46,10 @@ def image(
     """The Dockerfile the image run.sub runs is built from, where it is not in `code`: the launch
     (`command`) submits run.sub, names no image (`container`), and no preparation step (`steps`, their
     commands) pulls or builds one."""
+    # `code` is already the nearest folder at or above the launch's that holds a Dockerfile, where one does
+    # (mlperf_launch.find): one look here is enough.
     dockerfile = f"{code}/Dockerfile"
-    parts = code.split("/")
-    # The implementation's Dockerfile may be in a folder above the launch's (Nebius's configs/<system>/).
-    above = ["/".join(parts[:end]) + "/Dockerfile" for end in range(len(parts), 2, -1)]
-    if not _submits_run_sub(command) or container is not None or any(map(source.exists, above)):
+    if not _submits_run_sub(command) or container is not None or source.exists(dockerfile):
         return []
     if any(_gets_image(text) for text in steps):
         return []
